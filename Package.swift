@@ -1,0 +1,78 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Luthier",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "luthier", targets: ["luthier"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+    ],
+    targets: [
+        .target(name: "LuthierDomain"),
+        .target(
+            name: "LuthierFeatures",
+            dependencies: [
+                "LuthierDomain",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
+        ),
+        .target(
+            name: "LuthierLive",
+            dependencies: [
+                "LuthierDomain",
+                "LuthierFeatures",
+            ]
+        ),
+        .target(
+            name: "LuthierWeb",
+            dependencies: [
+                "LuthierDomain",
+                "LuthierFeatures",
+                "LuthierLive",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "luthier",
+            dependencies: [
+                "LuthierWeb",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "LuthierDomainTests", dependencies: ["LuthierDomain"]),
+        .testTarget(
+            name: "LuthierFeaturesTests",
+            dependencies: [
+                "LuthierFeatures",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .testTarget(name: "LuthierLiveTests", dependencies: ["LuthierLive"]),
+        .testTarget(
+            name: "LuthierWebTests",
+            dependencies: [
+                "LuthierWeb",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
