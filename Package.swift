@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(name: "LuthierDomain"),
@@ -45,14 +48,19 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .executableTarget(
             name: "luthier",
             dependencies: [
                 "LuthierWeb",
+                "LuthierLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "LuthierDomainTests", dependencies: ["LuthierDomain"]),

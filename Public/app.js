@@ -1,0 +1,95 @@
+// Luthier's browser side: follows the session's event stream and posts picker changes.
+// Every page works without it; this only makes changes live and avoids reloads.
+(function () {
+  'use strict';
+  var root = document.documentElement;
+  if (!('EventSource' in window) || !('fetch' in window) || !('URLSearchParams' in window)) {
+    return; // Old browser: the plain forms do everything.
+  }
+  root.classList.add('js');
+
+  var notice = document.getElementById('notice');
+  function showNotice(message) {
+    if (!notice) return;
+    notice.textContent = message;
+    notice.hidden = false;
+  }
+  function clearNotice() {
+    if (!notice) return;
+    notice.hidden = true;
+    notice.textContent = '';
+  }
+
+  // Swap the changed fragments in place, keeping keyboard focus where it was.
+  function applyPatch(patch) {
+    var active = document.activeElement;
+    var activeID = active && active.id;
+    patch.fragments.forEach(function (fragment) {
+      var element = document.getElementById(fragment.target);
+      if (element) element.innerHTML = fragment.html;
+    });
+    if (activeID && document.activeElement !== active) {
+      var again = document.getElementById(activeID);
+      if (again) again.focus({ preventScroll: true });
+    }
+  }
+
+  function connect() {
+    var source = new EventSource('/events');
+    source.addEventListener('open', function () {
+      root.dataset.live = 'connected';
+    });
+    source.addEventListener('patch', function (event) {
+      try {
+        applyPatch(JSON.parse(event.data));
+      } catch (error) {
+        showNotice('The page could not be updated; reload it to see the latest.');
+      }
+    });
+    source.addEventListener('error', function () {
+      if (source.readyState === EventSource.CLOSED) {
+        // The server refused the stream (the session ended): a reload starts a fresh one.
+        root.dataset.live = 'closed';
+        window.setTimeout(function () { window.location.reload(); }, 1500);
+      } else {
+        root.dataset.live = 'reconnecting';
+      }
+    });
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'X-Requested-With': 'fetch', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: body
+    }).then(function (response) {
+      if (response.ok) {
+        clearNotice();
+        return;
+      }
+      return response.text().then(function (text) { showNotice(text || 'That change was not accepted.'); });
+    }, function () {
+      showNotice('The shop could not be reached; your last change was not saved.');
+    });
+  }
+
+  // A picker change posts just that field; the event stream brings back the new page parts.
+  document.addEventListener('change', function (event) {
+    var input = event.target;
+    if (!input.form || input.form.id !== 'build-form' || !input.name) return;
+    var body = new URLSearchParams();
+    body.set(input.name, input.value);
+    post('/build', body.toString());
+  });
+
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (form.id !== 'start-over-form' && form.id !== 'build-form') return;
+    event.preventDefault();
+    var body = form.id === 'build-form' ? new URLSearchParams(new FormData(form)).toString() : '';
+    post(form.getAttribute('action'), body);
+  });
+
+  connect();
+})();

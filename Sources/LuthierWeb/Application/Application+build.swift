@@ -1,0 +1,81 @@
+import Hummingbird
+import Logging
+import LuthierFeatures
+
+/// Everything `buildRouter` wires together, built once per application.
+public struct LuthierServices: Sendable {
+    public let registry: SessionRegistry
+    public let hub: EventStreamHub
+    public let renderer: PageRenderer
+    public let assets: StaticAssetCatalog
+}
+
+/// Builds the whole server: the tests call it too, with a test clock and their own configuration.
+public func buildApplication(
+    configuration: LuthierConfiguration,
+    environment: LuthierEnvironment,
+    logger: Logger = Logger(label: "luthier")
+) async throws -> some ApplicationProtocol {
+    let (app, _) = try await buildApplicationWithServices(
+        configuration: configuration,
+        environment: environment,
+        logger: logger
+    )
+    return app
+}
+
+/// As `buildApplication`, also returning the services, so tests can watch sessions and streams.
+public func buildApplicationWithServices(
+    configuration: LuthierConfiguration,
+    environment: LuthierEnvironment,
+    logger: Logger = Logger(label: "luthier"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> (some ApplicationProtocol, LuthierServices) {
+    let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
+    let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
+    let services = LuthierServices(
+        registry: SessionRegistry(maxSessions: configuration.maxSessions, renderer: renderer),
+        hub: EventStreamHub(),
+        renderer: renderer,
+        assets: assets
+    )
+    let router = buildRouter(configuration: configuration, services: services)
+    let sessionService = SessionService(
+        registry: services.registry,
+        hub: services.hub,
+        clock: environment.clock,
+        sweepInterval: max(configuration.sessionIdleTimeout / SessionRegistry.sweepsBeforeDrop, .milliseconds(10)),
+        heartbeatInterval: configuration.heartbeatInterval
+    )
+    let app = Application(
+        router: router,
+        server: .http1(additionalChannelHandlers: [PeerCloseHandler()]),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
+        services: [sessionService],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+    return (app, services)
+}
+
+/// The routes and middleware, as a plain function so that router-level tests can use it alone.
+public func buildRouter(
+    configuration: LuthierConfiguration,
+    services: LuthierServices
+) -> Router<LuthierRequestContext> {
+    let responses = ResponseFactory(renderer: services.renderer)
+    let router = Router(context: LuthierRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
+    router.add(middleware: SameOriginMiddleware { error, request in responses.error(error, for: request) })
+    let build = BuildController(
+        registry: services.registry,
+        hub: services.hub,
+        renderer: services.renderer,
+        responses: responses,
+        forms: FormReader(maxBytes: configuration.maxFormBytes),
+        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+    )
+    router.addRoutes(build.endpoints)
+    return router
+}

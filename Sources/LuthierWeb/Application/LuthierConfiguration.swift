@@ -1,0 +1,45 @@
+/// What an operator can set on the command line; everything has a default that serves the shop.
+public struct LuthierConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// The folder with the stylesheet, the browser script and icons.
+    public var publicDirectory: String
+    /// The folder with the Mustache templates.
+    public var templatesDirectory: String
+    /// How long a session may go unused (no request, no open stream) before it is dropped.
+    public var sessionIdleTimeout: Duration
+    /// Live sessions at most; a new visitor past it gets 503 with `Retry-After`.
+    public var maxSessions: Int
+    /// How often every event stream gets a comment line, so idle connections stay open.
+    public var heartbeatInterval: Duration
+    /// The `retry:` hint sent on every event stream, in milliseconds.
+    public var reconnectDelayMilliseconds: Int
+    /// The largest form body accepted (413 past it).
+    public var maxFormBytes: Int
+    /// `Cache-Control` for files from `Public/`.
+    public var staticCacheControl: String
+
+    public init(
+        host: String = "0.0.0.0",
+        port: Int = 8080,
+        publicDirectory: String = "Public",
+        templatesDirectory: String = "Templates",
+        sessionIdleTimeout: Duration = .seconds(30 * 60),
+        maxSessions: Int = 20_000,
+        heartbeatInterval: Duration = .seconds(15),
+        reconnectDelayMilliseconds: Int = 2_000,
+        maxFormBytes: Int = 16 * 1024,
+        staticCacheControl: String = "public, max-age=300"
+    ) {
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory
+        self.templatesDirectory = templatesDirectory
+        self.sessionIdleTimeout = sessionIdleTimeout
+        self.maxSessions = maxSessions
+        self.heartbeatInterval = heartbeatInterval
+        self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
+        self.maxFormBytes = maxFormBytes
+        self.staticCacheControl = staticCacheControl
+    }
+}

@@ -1,0 +1,50 @@
+import Hummingbird
+
+/// Builds the responses the routes share: pages, redirects and readable errors.
+struct ResponseFactory: Sendable {
+    let renderer: PageRenderer
+
+    /// A page that is personal to the session: never stored by a cache.
+    func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html))
+        )
+    }
+
+    /// Post/redirect/get: a form post answers with "see other".
+    func seeOther(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// An error as a small HTML page for a browser's form post, as plain text for scripts and tools.
+    func error(_ error: UserFacingError, for request: Request) -> Response {
+        var headers: HTTPFields = [.cacheControl: "no-store"]
+        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        let wantsHTML =
+            request.headers[.xRequestedWith] == nil && (request.headers[.accept]?.contains("text/html") ?? false)
+        if wantsHTML {
+            headers[.contentType] = "text/html; charset=utf-8"
+            let page = ErrorPage(status: Int(error.status.code), reason: error.status.reasonPhrase, message: error.message)
+            return Response(
+                status: error.status,
+                headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.render(page, template: "error")))
+            )
+        }
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(
+            status: error.status,
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: error.message + "\n"))
+        )
+    }
+}
+
+/// What the error template shows.
+struct ErrorPage: Sendable {
+    let status: Int
+    let reason: String
+    let message: String
+}

@@ -1,0 +1,89 @@
+import Synchronization
+
+/// A session's rendered page fragments and the event streams that follow them.
+///
+/// Every change bumps a version and stamps the fragments it rendered with it. A stream remembers
+/// only the last version it sent; when woken it sends the fragments newer than that, each at its
+/// newest HTML. That is conflation by construction: however far behind a reader falls, what it
+/// owes is at most one copy of each fragment, so the server never buffers a backlog per reader.
+/// Fragments are rendered once per change, not once per connection.
+public final class FragmentStore: Sendable {
+    private struct Entry {
+        var html: String
+        var version: Int
+    }
+
+    private struct State {
+        var version = 0
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var wakers: [Int: AsyncStream<Void>.Continuation] = [:]
+        var nextWakerID = 0
+        var isFinished = false
+    }
+
+    private let state = Mutex(State())
+
+    public init(initial fragments: [Fragment] = []) {
+        publish(fragments)
+    }
+
+    /// The version of the latest change.
+    public var version: Int { state.withLock { $0.version } }
+
+    /// How many streams follow this store right now.
+    public var subscriberCount: Int { state.withLock { $0.wakers.count } }
+
+    /// Records a change and wakes every stream. An empty change is not a change.
+    public func publish(_ fragments: [Fragment]) {
+        guard !fragments.isEmpty else { return }
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            state.version += 1
+            for fragment in fragments {
+                if state.entries[fragment.target] == nil { state.order.append(fragment.target) }
+                state.entries[fragment.target] = Entry(html: fragment.html, version: state.version)
+            }
+            for waker in state.wakers.values { waker.yield() }
+        }
+    }
+
+    /// The fragments changed after `version` (all of them for 0), in page order, and the version
+    /// they bring the reader up to.
+    public func changes(since version: Int) -> (version: Int, fragments: [Fragment]) {
+        state.withLock { state in
+            let fragments = state.order.compactMap { target -> Fragment? in
+                guard let entry = state.entries[target], entry.version > version else { return nil }
+                return Fragment(target: target, html: entry.html)
+            }
+            return (state.version, fragments)
+        }
+    }
+
+    /// Registers a stream's wake-up signal: it is yielded to whenever there may be something new
+    /// to send, and finished when the store finishes. Nil when the store has already finished.
+    public func addWaker(_ waker: AsyncStream<Void>.Continuation) -> Int? {
+        state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let id = state.nextWakerID
+            state.nextWakerID += 1
+            state.wakers[id] = waker
+            return id
+        }
+    }
+
+    public func removeWaker(_ id: Int) {
+        _ = state.withLock { $0.wakers.removeValue(forKey: id) }
+    }
+
+    /// Ends every stream: the session is gone.
+    public func finish() {
+        let wakers = state.withLock { state in
+            state.isFinished = true
+            let wakers = Array(state.wakers.values)
+            state.wakers.removeAll()
+            return wakers
+        }
+        for waker in wakers { waker.finish() }
+    }
+}

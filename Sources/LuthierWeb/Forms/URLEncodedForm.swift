@@ -1,0 +1,58 @@
+import LuthierDomain
+
+/// Strict `application/x-www-form-urlencoded` parsing into ordered name/value pairs.
+///
+/// Strict on purpose: a broken percent escape or bytes that are not UTF-8 are reported as a
+/// malformed form rather than guessed at, so that what the customer meant is never misread.
+public enum URLEncodedForm {
+    public static func parse(_ body: String) throws(FieldError) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        for part in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try decode(pieces[0])
+            let value = pieces.count > 1 ? try decode(pieces[1]) : ""
+            guard !name.isEmpty else { throw .malformedForm(reason: "a field has no name") }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    public static func parse(bytes: [UInt8]) throws(FieldError) -> [(name: String, value: String)] {
+        guard let body = String(validating: bytes, as: UTF8.self) else {
+            throw .malformedForm(reason: "the body is not UTF-8")
+        }
+        return try parse(body)
+    }
+
+    static func decode(_ component: Substring) throws(FieldError) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(component.utf8.count)
+        var iterator = component.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    throw .malformedForm(reason: "a percent escape is not two hex digits")
+                }
+                bytes.append(high << 4 | low)
+            default:
+                bytes.append(byte)
+            }
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            throw .malformedForm(reason: "a percent-encoded value is not UTF-8")
+        }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

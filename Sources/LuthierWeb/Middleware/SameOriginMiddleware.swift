@@ -1,0 +1,32 @@
+import Hummingbird
+
+/// Refuses state-changing requests that a browser says come from another site (CSRF).
+///
+/// Browsers send `Sec-Fetch-Site` on every request and `Origin` on every cross-origin or POST
+/// request, and a page cannot forge either. Requests with neither (curl, tests, very old browsers)
+/// pass: they cannot carry a victim's cookie from another site's page.
+struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
+    let respond: @Sendable (UserFacingError, Request) -> Response
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard [.post, .put, .patch, .delete].contains(request.method) else {
+            return try await next(request, context)
+        }
+        if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
+            return respond(Self.refusal, request)
+        }
+        if let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            guard origin == "http://\(host)" || origin == "https://\(host)" else {
+                return respond(Self.refusal, request)
+            }
+        }
+        return try await next(request, context)
+    }
+
+    static var refusal: UserFacingError {
+        UserFacingError(.forbidden, "Posts from other sites are refused; use the Luthier page itself.")
+    }
+}

@@ -1,0 +1,203 @@
+"""The build page (`GET /`) as the browser tests see it: the option table (from DESIGN.md), the
+expected texts computed from it, and bounded waits that read the page's state."""
+
+from __future__ import annotations
+
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+WAIT = 10  # seconds: the bound of every wait
+
+BASE_PRICE = 2000
+FIELDS = ("shape", "color", "body", "fretboard")
+
+# field -> [(raw value, display name, price in USD)], in display order; the first is the default
+OPTIONS: dict[str, list[tuple[str, str, int]]] = {
+    "shape": [("casual", "Casual", 0), ("chunky", "Chunky", 0),
+              ("longV", "Long V", 75), ("sharpV", "Sharp V", 100)],
+    "color": [("natural", "Natural", 0), ("sky", "Sky", 150),
+              ("dusk", "Dusk", 0), ("earth", "Earth", 50)],
+    "body": [("mahogany", "Mahogany", 0), ("blackLimba", "Black Limba", 150),
+             ("swampAsh", "Swamp Ash", 80), ("koa", "Koa", 100)],
+    "fretboard": [("rosewood", "Rosewood", 0), ("birdseyeMaple", "Birdseye Maple", 80),
+                  ("ebony", "Ebony", 100), ("blackLimba", "Black Limba", 120)],
+}
+DEFAULT = {field: OPTIONS[field][0][0] for field in FIELDS}
+
+
+def _option(field: str, value: str) -> tuple[str, str, int]:
+    for option in OPTIONS[field]:
+        if option[0] == value:
+            return option
+    raise KeyError(f"{field}={value}")
+
+
+def name(field: str, value: str) -> str:
+    return _option(field, value)[1]
+
+
+def option_price(field: str, value: str) -> int:
+    return _option(field, value)[2]
+
+
+def dollars(amount: int) -> str:
+    return f"${amount:,}"
+
+
+def label_text(field: str, value: str) -> str:
+    """"Long V (+$75)", or just "Casual" for an option that costs nothing extra."""
+    price = option_price(field, value)
+    return f"{name(field, value)} (+{dollars(price)})" if price else name(field, value)
+
+
+def total_price(guitar: dict[str, str]) -> int:
+    return BASE_PRICE + sum(option_price(field, guitar[field]) for field in FIELDS)
+
+
+def description(guitar: dict[str, str]) -> str:
+    return (f"{name('color', guitar['color'])} {name('shape', guitar['shape'])} with "
+            f"{name('body', guitar['body'])} body and {name('fretboard', guitar['fretboard'])} "
+            "fretboard")
+
+
+def expected_view(guitar: dict[str, str]) -> dict:
+    """What `page_state` must read for this guitar."""
+    text = description(guitar)
+    return {
+        "picture": dict(guitar),
+        "aria": text,
+        "description": text,
+        "checkout": f"Checkout ({dollars(total_price(guitar))})",
+        "checked": dict(guitar),
+    }
+
+
+# One atomic read of everything the build page shows about the guitar (works with JS off too:
+# WebDriver's scripts run even when the page's own are disabled).
+_STATE_JS = """
+const q = s => document.querySelector(s);
+const text = el => {
+  if (!el) return null;
+  const t = (el.innerText || el.value || '').replace(/\\s+/g, ' ').trim();
+  return t;
+};
+const svg = q('#guitar-picture svg');
+const fields = ['shape', 'color', 'body', 'fretboard'];
+const picture = {}, checked = {};
+for (const f of fields) {
+  picture[f] = svg ? svg.getAttribute('data-' + f) : null;
+  const radio = q('form#build-form input[name="' + f + '"]:checked');
+  checked[f] = radio ? radio.value : null;
+}
+return {
+  picture: picture,
+  aria: svg ? svg.getAttribute('aria-label') : null,
+  description: text(q('#guitar-description')),
+  checkout: text(q('#checkout-button')),
+  checked: checked,
+};
+"""
+
+
+def page_state(driver) -> dict:
+    return driver.execute_script(_STATE_JS)
+
+
+def wait_for_guitar(driver, guitar: dict[str, str], timeout: float = WAIT) -> None:
+    """Waits until picture, description, price and checked radios all show `guitar`."""
+    expected = expected_view(guitar)
+    seen: list = [None]
+
+    def matches(d) -> bool:
+        try:
+            seen[0] = page_state(d)
+        except WebDriverException as error:  # mid-navigation, element swapped, …
+            seen[0] = f"<unreadable: {type(error).__name__}>"
+            return False
+        return seen[0] == expected
+
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
+    except WebDriverException:
+        raise AssertionError(
+            f"page did not show {guitar} within {timeout} s\n"
+            f"expected: {expected}\nlast seen: {seen[0]}") from None
+
+
+def wait_live(driver, timeout: float = WAIT) -> None:
+    """Waits until the page's script has its event stream open."""
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.1).until(
+            lambda d: d.execute_script("return document.documentElement.dataset.live")
+            == "connected")
+    except WebDriverException:
+        live = driver.execute_script("return document.documentElement.dataset.live")
+        raise AssertionError(
+            f"event stream not connected within {timeout} s (data-live={live!r})") from None
+
+
+def open_builder(driver, base_url: str, live: bool | None = None) -> None:
+    """Loads `/` and waits for the form; with JS on (default for a JS driver), also for the stream."""
+    driver.get(base_url + "/")
+    WebDriverWait(driver, WAIT).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, "form#build-form")))
+    if live is None:
+        live = getattr(driver, "_luthier_js", True)
+    if live:
+        wait_live(driver)
+
+
+def label(driver, field: str, value: str):
+    return driver.find_element(By.CSS_SELECTOR, f'label[for="{field}-{value}"]')
+
+
+def normalized(text: str) -> str:
+    return " ".join(text.split())
+
+
+def click_label(driver, field: str, value: str) -> None:
+    """Picks an option as a person does: by clicking its label (checking what it says first).
+    Retries while the page swaps the picker for a freshly rendered one."""
+    locator = (By.CSS_SELECTOR, f'label[for="{field}-{value}"]')
+
+    def click(d) -> bool:
+        element = EC.element_to_be_clickable(locator)(d)
+        if not element:
+            return False
+        assert normalized(element.text) == label_text(field, value)
+        element.click()
+        return True
+
+    WebDriverWait(driver, WAIT, poll_frequency=0.1,
+                  ignored_exceptions=(StaleElementReferenceException,)).until(
+        click, f"label {field}-{value} not clickable within {WAIT} s")
+
+
+def choose_radio(driver, field: str, value: str) -> None:
+    """Checks the option's radio (through its label when the radio itself is styled away)."""
+    radio = driver.find_element(By.ID, f"{field}-{value}")
+    try:
+        if not radio.is_displayed():
+            raise ElementNotInteractableException("radio hidden")
+        radio.click()
+    except (ElementNotInteractableException, ElementClickInterceptedException):
+        click_label(driver, field, value)
+    WebDriverWait(driver, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: d.find_element(By.ID, f"{field}-{value}").is_selected(),
+        f"radio {field}-{value} not selected within {WAIT} s")
+
+
+def submit_and_wait_for_reload(driver, button_id: str) -> None:
+    """Clicks a form's button in a page without JS and waits for the next page to arrive."""
+    old_page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.ID, button_id).click()
+    WebDriverWait(driver, WAIT).until(EC.staleness_of(old_page))
+    WebDriverWait(driver, WAIT).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, "form#build-form")))

@@ -1,0 +1,228 @@
+"""Browser-test fixtures: the real server binary on a free loopback port, and headless Chromium
+drivers with JavaScript on or off. On a failing test, every open window's screenshot and page
+source go to browser-artifacts/ at the repo root, and the server's stderr tail is printed.
+
+Environment overrides (all optional):
+  LUTHIER_BIN    server binary (default .build/debug/luthier)
+  CHROME_BIN     browser binary (default /usr/bin/chromium)
+  CHROMEDRIVER   driver binary (default /usr/bin/chromedriver)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO_ROOT / "browser-artifacts"
+SERVER_BIN = Path(os.environ.get("LUTHIER_BIN", REPO_ROOT / ".build" / "debug" / "luthier"))
+CHROME_BIN = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+SERVER_START_TIMEOUT = 30  # seconds until GET / must answer
+SERVER_STOP_TIMEOUT = 10  # seconds between SIGTERM and SIGKILL
+BROWSER_TIMEOUT = 10  # page loads and scripts
+
+_server: "Server | None" = None  # the running server, for the failure report
+
+
+class Server:
+    def __init__(self, proc: subprocess.Popen, base_url: str, stdout: Path, stderr: Path):
+        self.proc = proc
+        self.base_url = base_url
+        self.stdout_path = stdout
+        self.stderr_path = stderr
+
+    def tail(self, which: str = "stderr", lines: int = 40) -> str:
+        path = self.stderr_path if which == "stderr" else self.stdout_path
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def describe(self) -> str:
+        status = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
+        parts = [f"server {self.base_url} ({status})", "--- stderr (tail) ---", self.tail("stderr")]
+        out = self.tail("stdout")
+        if out:
+            parts += ["--- stdout (tail) ---", out]
+        return "\n".join(parts)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            response.read(1)
+        return True
+    except urllib.error.HTTPError:
+        return True  # it answered, even if not with 200: the tests will say what is wrong
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Server:
+    """Starts `luthier` from the repo root on a free loopback port; yields it; stops it."""
+    global _server
+    if not (SERVER_BIN.is_file() and os.access(SERVER_BIN, os.X_OK)):
+        pytest.fail(
+            f"server binary {SERVER_BIN} is missing or not executable: "
+            "run `swift build` first (Scripts/test does)",
+            pytrace=False,
+        )
+    logs = tmp_path_factory.mktemp("server")
+    stdout, stderr = logs / "stdout.log", logs / "stderr.log"
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    command = [str(SERVER_BIN), "--host", "127.0.0.1", "--port", str(port),
+               "--public", "Public", "--templates", "Templates"]
+    with open(stdout, "wb") as out, open(stderr, "wb") as err:
+        proc = subprocess.Popen(command, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=err)
+    srv = Server(proc, base_url, stdout, stderr)
+    _server = srv
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _answers(base_url + "/"):
+            if proc.poll() is not None:
+                pytest.fail(f"{' '.join(command)} exited before answering\n{srv.describe()}",
+                            pytrace=False)
+            if time.monotonic() > deadline:
+                pytest.fail(f"{base_url}/ did not answer within {SERVER_START_TIMEOUT} s\n"
+                            f"{srv.describe()}", pytrace=False)
+            time.sleep(0.1)  # polling a process, not synchronising with a page
+        yield srv
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=SERVER_STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        _server = None
+
+
+@pytest.fixture(scope="session")
+def base_url(server: Server) -> str:
+    return server.base_url
+
+
+def _chrome_options(js: bool) -> Options:
+    options = Options()
+    options.binary_location = CHROME_BIN
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,1000"):
+        options.add_argument(arg)
+    if not js:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return options
+
+
+@pytest.fixture
+def new_browser(request):
+    """A factory: `new_browser(js=True)` starts a new browser (its own cookies, so its own
+    session); every browser it made is quit when the test ends."""
+    drivers: list[webdriver.Chrome] = []
+    request.node._luthier_drivers = drivers
+
+    def make(js: bool = True) -> webdriver.Chrome:
+        driver = webdriver.Chrome(options=_chrome_options(js), service=Service(CHROMEDRIVER))
+        driver.set_page_load_timeout(BROWSER_TIMEOUT)
+        driver.set_script_timeout(BROWSER_TIMEOUT)
+        driver.implicitly_wait(0)
+        driver._luthier_js = js
+        drivers.append(driver)
+        return driver
+
+    yield make
+    for driver in drivers:
+        try:
+            driver.quit()
+        except Exception:  # noqa: BLE001 - a dead browser must not hide the test's result
+            pass
+
+
+@pytest.fixture
+def driver(new_browser) -> webdriver.Chrome:
+    """A headless Chromium with JavaScript enabled."""
+    return new_browser(js=True)
+
+
+@pytest.fixture
+def nojs_driver(new_browser) -> webdriver.Chrome:
+    """A headless Chromium with JavaScript disabled (like a browser with scripts turned off)."""
+    return new_browser(js=False)
+
+
+# --- failure artifacts -----------------------------------------------------------------------
+
+def pytest_sessionstart(session):
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)  # only this run's failures in there
+
+
+def _save_browser_artifacts(item) -> list[str]:
+    saved = []
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", item.nodeid.split("::", 1)[-1])
+    for n, driver in enumerate(getattr(item, "_luthier_drivers", [])):
+        try:
+            handles = driver.window_handles
+            current = driver.current_window_handle
+        except Exception:  # noqa: BLE001
+            continue
+        for w, handle in enumerate(handles):
+            name = f"{stem}-browser{n}-window{w}"
+            try:
+                driver.switch_to.window(handle)
+                ARTIFACTS.mkdir(parents=True, exist_ok=True)
+                driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+                (ARTIFACTS / f"{name}.html").write_text(
+                    f"<!-- {driver.current_url} -->\n{driver.page_source}")
+                saved.append(name)
+            except Exception as error:  # noqa: BLE001
+                saved.append(f"{name}: could not save ({type(error).__name__})")
+        try:
+            driver.switch_to.window(current)
+        except Exception:  # noqa: BLE001
+            pass
+    return saved
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed or report.when == "teardown":
+        return
+    saved = _save_browser_artifacts(item)
+    if saved:
+        report.sections.append(
+            ("browser artifacts", f"in {ARTIFACTS}:\n" + "\n".join(saved)))
+    if _server is not None:
+        report.sections.append(("luthier server", _server.describe()))
+        try:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            shutil.copy(_server.stderr_path, ARTIFACTS / "server-stderr.log")
+            shutil.copy(_server.stdout_path, ARTIFACTS / "server-stdout.log")
+        except OSError:
+            pass
