@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+@testable import LuthierWeb
+
+/// A throw-away folder laid out like `Public/`, with a sibling file outside it that must never be reachable.
+struct StaticAssetFixture {
+    let base: URL
+    let publicDirectory: URL
+
+    /// Repetitive CSS well above the 1 KiB gzip threshold, so gzip clearly wins.
+    static let largeCSS: String = (0..<200).map { ".rule-\($0) { color: #a0522d; margin: 0 auto; }\n" }.joined()
+    static let tinyText = "hi\n"
+    /// PNG signature followed by compressible filler: big and compressible, yet must never be gzipped.
+    static let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x41, count: 4_096)
+    static let secretText = "root-level file reachable only as /secret.txt\n"
+    static let outsideText = "OUTSIDE-THE-PUBLIC-FOLDER\n"
+    static let eventBody = String(repeating: "event: tick\ndata: hello\n\n", count: 100)
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory
+            .appendingPathComponent("luthier-static-\(UUID().uuidString)", isDirectory: true)
+        publicDirectory = base.appendingPathComponent("Public", isDirectory: true)
+        let css = publicDirectory.appendingPathComponent("css", isDirectory: true)
+        try FileManager.default.createDirectory(at: css, withIntermediateDirectories: true)
+        try Data(Self.largeCSS.utf8).write(to: css.appendingPathComponent("site.css"))
+        try Data(Self.tinyText.utf8).write(to: publicDirectory.appendingPathComponent("tiny.txt"))
+        try Data(Self.pngBytes).write(to: publicDirectory.appendingPathComponent("logo.png"))
+        try Data(Self.secretText.utf8).write(to: publicDirectory.appendingPathComponent("secret.txt"))
+        try Data("hidden\n".utf8).write(to: publicDirectory.appendingPathComponent(".env"))
+        try Data(Self.outsideText.utf8).write(to: base.appendingPathComponent("outside.txt"))
+        try Data(Self.outsideText.utf8).write(to: base.appendingPathComponent("Package.swift"))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: base)
+    }
+
+    func catalog() throws -> StaticAssetCatalog {
+        try StaticAssetCatalog(directory: publicDirectory.path)
+    }
+
+    /// The middleware in front of a router that also has an event-stream route, as the real app will.
+    func application(cacheControl: String = "public, max-age=3600") throws -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: StaticAssetMiddleware(catalog: try catalog(), cacheControl: cacheControl))
+        router.get("/events") { _, _ -> Response in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: Self.eventBody))
+            )
+        }
+        return Application(router: router)
+    }
+
+    /// Runs `body` with a fresh fixture and always deletes the folder afterwards.
+    static func with<Value>(_ body: (StaticAssetFixture) async throws -> Value) async throws -> Value {
+        let fixture = try StaticAssetFixture()
+        defer { fixture.remove() }
+        return try await body(fixture)
+    }
+}
