@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .target(name: "LuthierDomain"),
@@ -34,6 +36,9 @@ let package = Package(
             dependencies: [
                 "LuthierDomain",
                 "LuthierFeatures",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -71,7 +76,15 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        .testTarget(name: "LuthierLiveTests", dependencies: ["LuthierLive"]),
+        .testTarget(
+            name: "LuthierLiveTests",
+            dependencies: [
+                "LuthierLive",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
         .testTarget(
             name: "LuthierWebTests",
             dependencies: [
@@ -79,6 +92,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
     ],

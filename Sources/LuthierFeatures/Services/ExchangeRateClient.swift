@@ -1,0 +1,12 @@
+import LuthierDomain
+
+/// Where exchange rates come from: the embedded defaults, or an upstream provider behind a cache.
+public struct ExchangeRateClient: Sendable {
+    /// The rate for one currency (units per US dollar). Throws when it cannot be had; the caller
+    /// keeps showing the last currency it has prices for.
+    public var rate: @Sendable (_ currency: Currency) async throws -> ExchangeRate
+
+    public init(rate: @escaping @Sendable (_ currency: Currency) async throws -> ExchangeRate) {
+        self.rate = rate
+    }
+}

@@ -1,0 +1,126 @@
+import Synchronization
+
+/// An unbounded queue between a producer (a socket's read loop) and one test that awaits its
+/// elements one at a time. `next()` honours cancellation without losing a later element, so a
+/// reader can be raced against a timeout.
+final class AsyncTestQueue<Element: Sendable>: Sendable {
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<Element?, any Error>
+    }
+
+    private struct State {
+        var buffer: [Element] = []
+        var waiter: Waiter?
+        var nextID = 0
+        var isFinished = false
+        var failure: (any Error)?
+    }
+
+    private let state = Mutex(State())
+
+    func push(_ element: Element) {
+        let waiter: Waiter? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.buffer.append(element)
+            return nil
+        }
+        waiter?.continuation.resume(returning: element)
+    }
+
+    /// Ends the queue: buffered elements are still delivered, then `nil` (or `error`).
+    func finish(throwing error: (any Error)? = nil) {
+        let waiter: Waiter? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            state.failure = error
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        guard let waiter else { return }
+        if let error {
+            waiter.continuation.resume(throwing: error)
+        } else {
+            waiter.continuation.resume(returning: nil)
+        }
+    }
+
+    /// The next element, or nil once the queue has finished and is drained.
+    func next() async throws -> Element? {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
+                let immediate: Result<Element?, any Error>? = state.withLock { state in
+                    if !state.buffer.isEmpty { return .success(state.buffer.removeFirst()) }
+                    if state.isFinished {
+                        if let failure = state.failure { return .failure(failure) }
+                        return .success(nil)
+                    }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    guard state.waiter == nil else { return .failure(ConcurrentReadError()) }
+                    state.waiter = Waiter(id: id, continuation: continuation)
+                    return nil
+                }
+                if let immediate { continuation.resume(with: immediate) }
+            }
+        } onCancel: {
+            let waiter: Waiter? = state.withLock { state in
+                guard let waiter = state.waiter, waiter.id == id else { return nil }
+                state.waiter = nil
+                return waiter
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    struct ConcurrentReadError: Error {}
+}
+
+/// Raised when a bounded wait runs out: a safety net so a broken server fails the test instead of
+/// hanging it, never the thing a test asserts.
+struct TimeoutError: Error, CustomStringConvertible {
+    let what: String
+    let limit: Duration
+
+    var description: String { "Timed out after \(limit) waiting for \(what)" }
+}
+
+/// Runs `operation`, failing with `TimeoutError` if it has not finished within `limit`.
+func withTimeout<Value: Sendable>(
+    _ limit: Duration,
+    waitingFor what: String,
+    _ operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw TimeoutError(what: what, limit: limit)
+        }
+        defer { group.cancelAll() }
+        guard let value = try await group.next() else { throw TimeoutError(what: what, limit: limit) }
+        return value
+    }
+}
+
+/// Waits, in short steps and for at most `limit`, until `condition` holds; for server-side
+/// clean-up that has no event to await. Returns whether it held.
+func eventually(
+    within limit: Duration = .seconds(5),
+    _ condition: @Sendable () -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
