@@ -82,7 +82,8 @@ extension GuitarArtwork.Drawing {
                 block.close()
                 marks += ##"<path d="\##(block.data)"/>"##
             } else if fret == 12 {
-                marks += ##"<circle cx="\##((Self.centerX - 12).svg)" cy="\##(y.svg)" r="4"/>"##
+                marks +=
+                    ##"<circle cx="\##((Self.centerX - 12).svg)" cy="\##(y.svg)" r="4"/>"##
                     + ##"<circle cx="\##((Self.centerX + 12).svg)" cy="\##(y.svg)" r="4"/>"##
             } else {
                 marks += ##"<circle cx="\##(Self.centerX.svg)" cy="\##(y.svg)" r="4"/>"##
@@ -177,7 +178,8 @@ extension GuitarArtwork.Drawing {
             ##"<rect x="\##((Self.stringX(index, at: saddleY) - 3.5).svg)" y="\##((saddleY - 5).svg)" "##
                 + ##"width="7" height="10" rx="1"/>"##
         }.joined()
-        let saddleGroup = ##"<g fill="\##(metal)" stroke="#000" stroke-opacity=".45" stroke-width=".6">\##(saddles)</g>"##
+        let saddleGroup =
+            ##"<g fill="\##(metal)" stroke="#000" stroke-opacity=".45" stroke-width=".6">\##(saddles)</g>"##
         switch guitar.shape {
         case .casual:
             return ##"<rect x="164" y="\##((saddleY - 10).svg)" width="72" height="40" rx="3" fill="\##(metal)" "##
@@ -188,10 +190,12 @@ extension GuitarArtwork.Drawing {
         case .chunky, .sharpV, .longV:
             let tail: String
             if guitar.shape == .longV {
-                tail = ##"<path d="M174 848H226L214 880H186Z" fill="\##(metal)" stroke="#000" "##
+                tail =
+                    ##"<path d="M174 848H226L214 880H186Z" fill="\##(metal)" stroke="#000" "##
                     + ##"stroke-opacity=".45" stroke-linejoin="round"/>"##
             } else {
-                tail = ##"<rect x="168" y="864" width="64" height="12" rx="6" fill="\##(metal)" stroke="#000" "##
+                tail =
+                    ##"<rect x="168" y="864" width="64" height="12" rx="6" fill="\##(metal)" stroke="#000" "##
                     + ##"stroke-opacity=".45"/><g fill="\##(metal)" stroke="#000" stroke-opacity=".45">"##
                     + ##"<circle cx="168" cy="870" r="7"/><circle cx="232" cy="870" r="7"/></g>"##
             }

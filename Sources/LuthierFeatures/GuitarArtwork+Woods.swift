@@ -172,12 +172,14 @@ extension GuitarArtwork.Drawing {
         case .rosewood:
             content = Self.boardLines(seed: 5, dark: "#250c04", light: "#7a3a20", opacity: ".5")
         case .birdseyeMaple:
-            content = Self.boardLines(seed: 9, dark: "#b08850", light: "#fff4d8", opacity: ".35")
+            content =
+                Self.boardLines(seed: 9, dark: "#b08850", light: "#fff4d8", opacity: ".35")
                 + Self.birdsEyes
         case .ebony:
             content = Self.boardLines(seed: 13, dark: "#000", light: "#3a322c", opacity: ".5")
         case .blackLimba:
-            content = Self.boardLines(seed: 17, dark: "#1e1710", light: "#7a6a58", opacity: ".6")
+            content =
+                Self.boardLines(seed: 17, dark: "#1e1710", light: "#7a6a58", opacity: ".6")
                 + ##"<path d="M12 0C16 60 8 120 14 160H22C16 120 24 60 18 0ZM40 0C42 50 36 110 42 160H46C40 110 46 50 44 0Z" "##
                 + ##"fill="#1a130c" fill-opacity=".6"/>"##
         }

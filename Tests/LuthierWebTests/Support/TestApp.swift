@@ -82,8 +82,16 @@ struct TestApp: Sendable {
                 throw TimeoutError(what: "graceful shutdown", limit: .seconds(10))
             }
             defer { group.cancelAll() }
-            try await group.next()
-            return try result.get()
+            let stopped: Result<Void, any Error>
+            do {
+                _ = try await group.next()
+                stopped = .success(())
+            } catch {
+                stopped = .failure(error)
+            }
+            let value = try result.get()
+            try stopped.get()
+            return value
         }
     }
 
