@@ -46,6 +46,12 @@
         showNotice('The page could not be updated; reload it to see the latest.');
       }
     });
+    source.addEventListener('navigate', function (event) {
+      var location = event.data;
+      if (location && location.charAt(0) === '/' && location !== window.location.pathname) {
+        window.location.assign(location);
+      }
+    });
     source.addEventListener('error', function () {
       if (source.readyState === EventSource.CLOSED) {
         // The server refused the stream (the session ended): a reload starts a fresh one.
@@ -66,29 +72,44 @@
     }).then(function (response) {
       if (response.ok) {
         clearNotice();
-        return;
+        return true;
       }
-      return response.text().then(function (text) { showNotice(text || 'That change was not accepted.'); });
+      return response.text().then(function (text) {
+        showNotice(text || 'That change was not accepted.');
+        return false;
+      });
     }, function () {
       showNotice('The shop could not be reached; your last change was not saved.');
+      return false;
     });
   }
 
-  // A picker change posts just that field; the event stream brings back the new page parts.
+  // Forms marked data-live post through fetch: data-live="field" posts each changed field at
+  // once (the pickers), data-live="submit" posts on submit (buttons). The event stream brings the
+  // new page parts back; without it (or without JavaScript) the same forms post as usual.
   document.addEventListener('change', function (event) {
     var input = event.target;
-    if (!input.form || input.form.id !== 'build-form' || !input.name) return;
+    var form = input.form;
+    if (!form || form.dataset.live !== 'field' || !input.name) return;
     var body = new URLSearchParams();
     body.set(input.name, input.value);
-    post('/build', body.toString());
+    post(form.getAttribute('action'), body.toString());
   });
 
   document.addEventListener('submit', function (event) {
     var form = event.target;
-    if (form.id !== 'start-over-form' && form.id !== 'build-form') return;
+    if (!form.dataset.live) return;
     event.preventDefault();
-    var body = form.id === 'build-form' ? new URLSearchParams(new FormData(form)).toString() : '';
-    post(form.getAttribute('action'), body);
+    var button = form.querySelector('button[type="submit"]');
+    if (button) button.disabled = true;
+    var body = form.dataset.live === 'field' ? new URLSearchParams(new FormData(form)).toString() : '';
+    post(form.getAttribute('action'), body).then(function (ok) {
+      if (button && document.body.contains(button)) button.disabled = false;
+      // The event stream normally moves the page on; this covers a stream that is down.
+      if (ok && form.dataset.then && root.dataset.live !== 'connected') {
+        window.location.assign(form.dataset.then);
+      }
+    });
   });
 
   connect();

@@ -2,10 +2,24 @@ import LuthierDomain
 
 /// What the builder remembers between actions.
 public struct BuildState: Hashable, Sendable {
-    public var guitar: Guitar
+    /// Where the builder's checkout button is.
+    public enum CheckoutPhase: Hashable, Sendable {
+        case idle
+        /// The three workshop calls are running; the button shows it in every tab.
+        case loading
+        /// The calls failed; the message says so and the button works again.
+        case failed(String)
+    }
 
-    public init(guitar: Guitar = .standard) {
+    public var guitar: Guitar
+    public var checkoutPhase: CheckoutPhase
+    /// The latest finished checkout: the session's checkout.
+    public var checkout: Checkout?
+
+    public init(guitar: Guitar = .standard, checkoutPhase: CheckoutPhase = .idle, checkout: Checkout? = nil) {
         self.guitar = guitar
+        self.checkoutPhase = checkoutPhase
+        self.checkout = checkout
     }
 
     /// The pure step of the builder's fold (`scan`): the next state from the previous one and an
@@ -17,6 +31,17 @@ public struct BuildState: Hashable, Sendable {
             next.guitar = state.guitar.applying(change)
         case .startOver:
             next.guitar = .standard
+            next.checkout = nil
+            if case .failed = state.checkoutPhase { next.checkoutPhase = .idle }
+        case .checkoutStarted:
+            next.checkoutPhase = .loading
+        case .checkoutFinished(let checkout):
+            next.checkoutPhase = .idle
+            next.checkout = checkout
+        case .checkoutFailed(let message):
+            next.checkoutPhase = .failed(message)
+        case .checkoutEnded:
+            next.checkout = nil
         }
         return next
     }

@@ -1,4 +1,5 @@
 import LuthierDomain
+import Synchronization
 
 /// The builder screen as an input/output transformation, with no HTTP in it.
 ///
@@ -8,22 +9,98 @@ import LuthierDomain
 /// tabs posting at once can never lose each other's change, and `send` returns only once the change
 /// is applied: a route that answers 204 or 303 after it has really taken effect.
 public actor BuildViewModel {
+    public enum CheckoutFailure: Error, Equatable, Sendable {
+        case workshopUnreachable
+    }
+
     private var state: BuildState
     private let output: CurrentValueBroadcast<BuildOutput>
+    private let environment: LuthierEnvironment
+    private let sessionKey: String
+    private var checkoutInFlight: Task<CheckoutViewModel, any Error>?
+    private let checkoutBox = Mutex<CheckoutViewModel?>(nil)
 
-    public init(state: BuildState = BuildState()) {
+    /// - Parameter sessionKey: the session's anonymous key; orders placed from here carry it.
+    public init(state: BuildState = BuildState(), environment: LuthierEnvironment, sessionKey: String) {
         self.state = state
+        self.environment = environment
+        self.sessionKey = sessionKey
         output = CurrentValueBroadcast(BuildOutput(state: state))
     }
 
     /// Applies one input.
     public func send(_ action: BuildAction) {
+        if action == .startOver || action == .checkoutEnded {
+            endCheckout()
+        }
+        apply(action)
+    }
+
+    /// The checkout input: asks the workshop for availability, the estimate and the shipping
+    /// options at once (`async let`, a zip), and makes the result the session's checkout.
+    ///
+    /// Each call runs once per checkout. A second request while one is loading starts nothing: it
+    /// joins the one in flight. The calls run in a task of their own so that a closed tab cannot
+    /// abandon a checkout half-way.
+    public func checkout() async throws -> CheckoutViewModel {
+        if let inFlight = checkoutInFlight {
+            return try await inFlight.value
+        }
+        let guitar = state.guitar
+        let environment = environment
+        apply(.checkoutStarted)
+        let task = Task { () throws -> CheckoutViewModel in
+            do {
+                async let availability = environment.workshop.availability(guitar)
+                async let estimate = environment.workshop.estimate(guitar)
+                async let shippingOptions = environment.workshop.shippingOptions(guitar)
+                let checkout = Checkout(
+                    id: environment.makeID(),
+                    guitar: guitar,
+                    availability: try await availability,
+                    estimate: try await estimate,
+                    shippingOptions: try await shippingOptions
+                )
+                return self.checkoutArrived(checkout)
+            } catch {
+                self.apply(.checkoutFailed("The workshop could not be reached; please try again."))
+                throw CheckoutFailure.workshopUnreachable
+            }
+        }
+        checkoutInFlight = task
+        defer { checkoutInFlight = nil }
+        return try await task.value
+    }
+
+    private func checkoutArrived(_ checkout: Checkout) -> CheckoutViewModel {
+        let model = CheckoutViewModel(checkout: checkout, environment: environment, sessionKey: sessionKey)
+        let previous = checkoutBox.withLock { box in
+            defer { box = model }
+            return box
+        }
+        previous?.close()
+        apply(.checkoutFinished(checkout))
+        return model
+    }
+
+    private func endCheckout() {
+        let previous = checkoutBox.withLock { box in
+            defer { box = nil }
+            return box
+        }
+        previous?.close()
+    }
+
+    private func apply(_ action: BuildAction) {
         state = BuildState.reduce(state, action)
         output.send(BuildOutput(state: state))
     }
 
     /// The current state, for persistence and tests.
     public var currentState: BuildState { state }
+
+    /// The session's checkout, if one has been made and not left.
+    public nonisolated var currentCheckout: CheckoutViewModel? { checkoutBox.withLock { $0 } }
 
     /// The output now, without waiting: what a full page render needs.
     public nonisolated var currentOutput: BuildOutput { output.value }
@@ -39,5 +116,6 @@ public actor BuildViewModel {
     /// Ends every output sequence; used when the session that owns the model goes away.
     public nonisolated func close() {
         output.finish()
+        checkoutBox.withLock { $0 }?.close()
     }
 }

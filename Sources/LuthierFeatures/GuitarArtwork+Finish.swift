@@ -41,13 +41,18 @@ extension GuitarArtwork.Drawing {
                 + ##"<use \##(outline) fill="none" stroke="#3a2a1a" stroke-opacity=".5" stroke-width=".8"/>"##
             : ##"<use \##(outline) fill="none" stroke="#1c130c" stroke-opacity=".55" stroke-width="1.4"/>"##
         return ##"<use \##(outline) fill="\##(url("finish"))"/>"##
-            + ##"<g clip-path="\##(url("clip"))"><g id="\##(id("figure"))">"## + woodFigure + "</g>"
+            + ##"<g clip-path="\##(url("clip"))"><g id="\##(id("figure"))"\##(figureOpacity)>"## + woodFigure + "</g>"
             + ##"<use \##(outline) fill="none" stroke="#1a0f08" stroke-opacity=".22" stroke-width="26"/>"##
             + ##"<use \##(outline) fill="none" stroke="#1a0f08" stroke-opacity=".2" stroke-width="10"/>"##
             + ##"<use \##(outline) fill="none" stroke="#fff" stroke-opacity=".18" stroke-width="3" "##
             + ##"transform="translate(-1.5 -2)"/>"##
             + ##"<rect x="0" y="440" width="400" height="560" fill="\##(url("gloss"))"/>"##
             + "</g>" + edge
+    }
+
+    /// A pale opaque-looking colour lets less of the wood's own tone through, or sky blue would turn grey.
+    private var figureOpacity: String {
+        guitar.color == .sky ? ##" opacity=".6""## : ""
     }
 
     /// The headstock face in the body's finish, as a custom shop would match it.

@@ -58,16 +58,16 @@ extension GuitarArtwork.Drawing {
         case .mahogany:
             // Tight straight grain over a reddish undertone.
             return ##"<rect x="0" y="440" width="400" height="560" fill="#9c3a1e" fill-opacity=".26" "##
-                + ##"style="mix-blend-mode:multiply"/>"##
+                + ##"class="wood-tint"/>"##
                 + ##"<rect x="0" y="440" width="400" height="560" fill="\##(url("ribbon"))"/>"##
                 + ##"<rect x="0" y="440" width="400" height="560" fill="\##(url("grain"))" opacity=".7"/>"##
         case .blackLimba:
             // Bold dark streaks wandering down a pale, fine-grained wood.
             return ##"<rect x="0" y="440" width="400" height="560" fill="\##(url("grain"))" opacity=".6"/>"##
                 + ##"<rect x="0" y="440" width="400" height="560" fill="#a08850" fill-opacity=".22" "##
-                + ##"style="mix-blend-mode:multiply"/>"##
+                + ##"class="wood-tint"/>"##
                 + ##"<path d="\##(Self.limbaStreaks.data)" fill="#24160a" fill-opacity=".5" "##
-                + ##"style="mix-blend-mode:multiply"/>"##
+                + ##"class="wood-tint"/>"##
         case .swampAsh:
             // Wide, open grain that swings across the body.
             let (bold, fine) = Self.ashGrain
@@ -76,7 +76,7 @@ extension GuitarArtwork.Drawing {
         case .koa:
             // Golden warmth with shimmering curl running across the grain.
             return ##"<rect x="0" y="440" width="400" height="560" fill="#b8741e" fill-opacity=".28" "##
-                + ##"style="mix-blend-mode:multiply"/>"##
+                + ##"class="wood-tint"/>"##
                 + ##"<rect x="0" y="440" width="400" height="560" fill="\##(url("grain"))"/>"##
                 + ##"<path d="\##(Self.koaStreaks.data)" fill="none" stroke="#3a1a06" stroke-opacity=".3" "##
                 + ##"stroke-width="3"/>"##

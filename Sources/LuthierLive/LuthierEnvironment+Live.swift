@@ -1,8 +1,54 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
 import LuthierFeatures
 
 extension LuthierEnvironment {
-    /// The environment of a real server: wall-clock time.
-    public static var live: LuthierEnvironment {
-        LuthierEnvironment(clock: ContinuousClock())
+    /// The environment of a real server: wall-clock time, random checkout ids, and the given
+    /// workshop and exchange rates.
+    public static func live(workshop: WorkshopClient, exchangeRates: ExchangeRateClient) -> LuthierEnvironment {
+        LuthierEnvironment(
+            clock: ContinuousClock(),
+            workshop: workshop,
+            exchangeRates: exchangeRates,
+            makeID: { UUID().uuidString.lowercased() }
+        )
+    }
+}
+
+/// The one place where the live effects are wired: the SQLite workshop and the exchange rates
+/// (embedded, or an upstream provider with its HTTP client), for the server to run on.
+public struct LiveSystem: Sendable {
+    public let environment: LuthierEnvironment
+    public let store: WorkshopStore
+    private let httpClient: HTTPClient?
+
+    /// - Parameters:
+    ///   - databasePath: the SQLite file (created and migrated if needed), or `:memory:`.
+    ///   - ratesURL: an upstream rates provider; nil uses the embedded default rates.
+    ///   - simulateLatency: makes the workshop take the original app's times (for demos).
+    public init(databasePath: String, ratesURL: URL?, simulateLatency: Bool, logger: Logger) throws {
+        let clock = ContinuousClock()
+        store = try WorkshopStore(path: databasePath)
+        let exchangeRates: ExchangeRateClient
+        if let ratesURL {
+            let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+            self.httpClient = httpClient
+            exchangeRates = .http(
+                provider: HTTPExchangeRateProvider(url: ratesURL, httpClient: httpClient, clock: clock, logger: logger)
+            )
+        } else {
+            httpClient = nil
+            exchangeRates = .embedded()
+        }
+        environment = .live(
+            workshop: .live(store: store, clock: clock, simulatedLatency: simulateLatency),
+            exchangeRates: exchangeRates
+        )
+    }
+
+    /// Releases the HTTP client, after the server has stopped.
+    public func shutdown() async throws {
+        try await httpClient?.shutdown()
     }
 }

@@ -20,6 +20,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The folder with the Mustache templates (default: the repository's Templates/).")
     var templates: String?
 
+    @Option(help: "The SQLite file holding the workshop's stock and orders (created if missing; ':memory:' for a throwaway).")
+    var database = "luthier.sqlite"
+
+    @Option(help: "A JSON exchange-rate provider answering {\"base\":\"USD\",\"rates\":{\"EUR\":0.83,…}}; without it the built-in rates are used.")
+    var ratesURL: String?
+
+    @Flag(help: "Make the workshop take the original app's times (1–2 s availability, …) so a demo shows the loading states.")
+    var simulateLatency = false
+
     @Option(help: "Minutes a session may go unused before it is dropped.")
     var sessionIdleMinutes = 30
 
@@ -30,6 +39,11 @@ struct Serve: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard sessionIdleMinutes > 0 else { throw ValidationError("--session-idle-minutes must be at least 1.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
+        if let ratesURL {
+            guard let url = URL(string: ratesURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("--rates-url must be an http(s) URL, e.g. http://127.0.0.1:9000/rates.")
+            }
+        }
     }
 
     func run() async throws {
@@ -43,10 +57,16 @@ struct Serve: AsyncParsableCommand {
             sessionIdleTimeout: .seconds(sessionIdleMinutes * 60),
             maxSessions: maxSessions
         )
+        let live = try LiveSystem(
+            databasePath: database,
+            ratesURL: ratesURL.flatMap(URL.init(string:)),
+            simulateLatency: simulateLatency,
+            logger: logger
+        )
         let host = host
         let (app, _) = try await buildApplicationWithServices(
             configuration: configuration,
-            environment: .live,
+            environment: live.environment,
             logger: logger,
             onServerRunning: { port in
                 for url in ServerAddresses.urls(host: host, port: port) {
@@ -54,6 +74,12 @@ struct Serve: AsyncParsableCommand {
                 }
             }
         )
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            try await live.shutdown()
+            throw error
+        }
+        try await live.shutdown()
     }
 }

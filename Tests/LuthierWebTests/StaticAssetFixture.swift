@@ -13,7 +13,8 @@ struct StaticAssetFixture {
     static let largeCSS: String = (0..<200).map { ".rule-\($0) { color: #a0522d; margin: 0 auto; }\n" }.joined()
     static let tinyText = "hi\n"
     /// PNG signature followed by compressible filler: big and compressible, yet must never be gzipped.
-    static let pngBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x41, count: 4_096)
+    static let pngBytes: [UInt8] =
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x41, count: 4_096)
     static let secretText = "root-level file reachable only as /secret.txt\n"
     static let outsideText = "OUTSIDE-THE-PUBLIC-FOLDER\n"
     static let eventBody = String(repeating: "event: tick\ndata: hello\n\n", count: 100)

@@ -4,6 +4,7 @@ import LuthierFeatures
 
 /// Everything `buildRouter` wires together, built once per application.
 public struct LuthierServices: Sendable {
+    public let environment: LuthierEnvironment
     public let registry: SessionRegistry
     public let hub: EventStreamHub
     public let renderer: PageRenderer
@@ -34,7 +35,8 @@ public func buildApplicationWithServices(
     let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
     let services = LuthierServices(
-        registry: SessionRegistry(maxSessions: configuration.maxSessions, renderer: renderer),
+        environment: environment,
+        registry: SessionRegistry(maxSessions: configuration.maxSessions, renderer: renderer, environment: environment),
         hub: EventStreamHub(),
         renderer: renderer,
         assets: assets
@@ -68,14 +70,24 @@ public func buildRouter(
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
     router.add(middleware: SameOriginMiddleware { error, request in responses.error(error, for: request) })
+    let sessions = SessionResolver(registry: services.registry, responses: responses)
+    let forms = FormReader(maxBytes: configuration.maxFormBytes)
     let build = BuildController(
-        registry: services.registry,
+        sessions: sessions,
         hub: services.hub,
         renderer: services.renderer,
         responses: responses,
-        forms: FormReader(maxBytes: configuration.maxFormBytes),
+        forms: forms,
         reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
     )
+    let checkout = CheckoutController(
+        sessions: sessions,
+        environment: services.environment,
+        renderer: services.renderer,
+        responses: responses,
+        forms: forms
+    )
     router.addRoutes(build.endpoints)
+    router.addRoutes(checkout.endpoints)
     return router
 }

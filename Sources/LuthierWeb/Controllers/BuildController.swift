@@ -4,9 +4,7 @@ import LuthierFeatures
 
 /// The builder: its page, its form posts and the session's event stream.
 struct BuildController: Sendable {
-    static let sessionCookie = "luthier_session"
-
-    let registry: SessionRegistry
+    let sessions: SessionResolver
     let hub: EventStreamHub
     let renderer: PageRenderer
     let responses: ResponseFactory
@@ -26,13 +24,13 @@ struct BuildController: Sendable {
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let (session, isNew): (Session, Bool)
         do {
-            (session, isNew) = try sessionOrNew(for: request)
+            (session, isNew) = try sessions.sessionOrNew(for: request)
         } catch {
             return responses.error(error, for: request)
         }
         let html = renderer.render(BuilderPage(output: session.build.currentOutput), template: "builder")
         var response = responses.page(html)
-        if isNew { response.setCookie(cookie(for: session)) }
+        if isNew { response.setCookie(sessions.cookie(for: session)) }
         return response
     }
 
@@ -40,6 +38,7 @@ struct BuildController: Sendable {
     /// anything changes, and the answer is sent only after the change has been applied.
     @Sendable func change(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         do {
+            // Validated before a session is looked up or made: a bad post creates nothing.
             let fields = try await forms.fields(of: request)
             let change: GuitarChange
             do {
@@ -47,9 +46,10 @@ struct BuildController: Sendable {
             } catch {
                 throw UserFacingError(.unprocessableContent, error.message)
             }
-            let (session, isNew) = try sessionOrNew(for: request)
-            await session.build.send(.change(change))
-            return done(request, session: session, isNew: isNew)
+            return await sessions.handle(request) { session in
+                await session.build.send(.change(change))
+                return sessions.done(request, redirect: "/")
+            }
         } catch let error as UserFacingError {
             return responses.error(error, for: request)
         }
@@ -57,22 +57,16 @@ struct BuildController: Sendable {
 
     /// `POST /build/reset`: "Start over".
     @Sendable func reset(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        do {
-            let fields = try await forms.fields(of: request)
-            if let field = fields.first {
-                throw UserFacingError(.unprocessableContent, "Start over takes no fields; '\(field.name)' was sent.")
-            }
-            let (session, isNew) = try sessionOrNew(for: request)
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Start over")
             await session.build.send(.startOver)
-            return done(request, session: session, isNew: isNew)
-        } catch let error as UserFacingError {
-            return responses.error(error, for: request)
+            return sessions.done(request, redirect: "/")
         }
     }
 
     /// `GET /events`: the session's event stream.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        guard let session = registry.session(forCookie: request.cookies[Self.sessionCookie]?.value) else {
+        guard let session = sessions.existing(request) else {
             return responses.error(
                 UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session."),
                 for: request
@@ -95,32 +89,6 @@ struct BuildController: Sendable {
                 try await connection.run(writer: &writer)
             }
         )
-    }
-
-    /// A script's post gets "no content"; a plain form post is redirected back to the page.
-    private func done(_ request: Request, session: Session, isNew: Bool) -> Response {
-        var response =
-            request.headers[.xRequestedWith] != nil ? Response(status: .noContent) : responses.seeOther("/")
-        if isNew { response.setCookie(cookie(for: session)) }
-        return response
-    }
-
-    private func sessionOrNew(for request: Request) throws(UserFacingError) -> (Session, Bool) {
-        if let session = registry.session(forCookie: request.cookies[Self.sessionCookie]?.value) {
-            return (session, false)
-        }
-        guard let session = registry.createSession() else {
-            throw UserFacingError(
-                .serviceUnavailable,
-                "The shop is full right now; please try again in a minute.",
-                retryAfter: 60
-            )
-        }
-        return (session, true)
-    }
-
-    private func cookie(for session: Session) -> Cookie {
-        Cookie(name: Self.sessionCookie, value: session.id.rawValue, path: "/", httpOnly: true, sameSite: .lax)
     }
 }
 

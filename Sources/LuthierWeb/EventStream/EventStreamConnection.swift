@@ -27,19 +27,24 @@ struct EventStreamConnection: Sendable {
         peerClosed?.whenComplete { _ in waker.finish() }
 
         var heartbeat = hub.heartbeat
-        var (sent, fragments) = session.fragments.changes(since: 0)
+        let initial = session.fragments.changes(since: 0)
+        var sent = initial.version
         try await writer.write(
             ByteBuffer(
                 string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)
-                    + ServerSentEvent.patch(id: sent, fragments: fragments)
+                    + ServerSentEvent.patch(id: sent, fragments: initial.fragments)
             )
         )
         try await withGracefulShutdownHandler {
             for await _ in wakes {
                 var text = ""
-                (sent, fragments) = session.fragments.changes(since: sent)
-                if !fragments.isEmpty {
-                    text += ServerSentEvent.patch(id: sent, fragments: fragments)
+                let changes = session.fragments.changesAndNavigation(since: sent)
+                sent = changes.version
+                if !changes.fragments.isEmpty {
+                    text += ServerSentEvent.patch(id: sent, fragments: changes.fragments)
+                }
+                if let location = changes.navigate {
+                    text += ServerSentEvent.navigate(id: sent, location: location)
                 }
                 let beat = hub.heartbeat
                 if beat != heartbeat {

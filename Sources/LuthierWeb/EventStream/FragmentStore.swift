@@ -19,6 +19,8 @@ public final class FragmentStore: Sendable {
         var order: [String] = []
         var wakers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextWakerID = 0
+        /// The latest "go to this page" command and the version it came with.
+        var navigation: (version: Int, location: String)?
         var isFinished = false
     }
 
@@ -35,11 +37,15 @@ public final class FragmentStore: Sendable {
     public var subscriberCount: Int { state.withLock { $0.wakers.count } }
 
     /// Records a change and wakes every stream. An empty change is not a change.
-    public func publish(_ fragments: [Fragment]) {
-        guard !fragments.isEmpty else { return }
+    ///
+    /// `navigate` tells the pages open now to go to another page (the checkout is ready). It is
+    /// sent only to streams that were open before it: a page that connects later is already there.
+    public func publish(_ fragments: [Fragment], navigate: String? = nil) {
+        guard !fragments.isEmpty || navigate != nil else { return }
         state.withLock { state in
             guard !state.isFinished else { return }
             state.version += 1
+            if let navigate { state.navigation = (state.version, navigate) }
             for fragment in fragments {
                 if state.entries[fragment.target] == nil { state.order.append(fragment.target) }
                 state.entries[fragment.target] = Entry(html: fragment.html, version: state.version)
@@ -51,12 +57,23 @@ public final class FragmentStore: Sendable {
     /// The fragments changed after `version` (all of them for 0), in page order, and the version
     /// they bring the reader up to.
     public func changes(since version: Int) -> (version: Int, fragments: [Fragment]) {
+        let changes = changesAndNavigation(since: version)
+        return (changes.version, changes.fragments)
+    }
+
+    /// As `changes(since:)`, plus a navigation published after `version` (never for a new stream,
+    /// which asks with version 0).
+    public func changesAndNavigation(since version: Int) -> (version: Int, fragments: [Fragment], navigate: String?) {
         state.withLock { state in
             let fragments = state.order.compactMap { target -> Fragment? in
                 guard let entry = state.entries[target], entry.version > version else { return nil }
                 return Fragment(target: target, html: entry.html)
             }
-            return (state.version, fragments)
+            var navigate: String?
+            if version > 0, let navigation = state.navigation, navigation.version > version {
+                navigate = navigation.location
+            }
+            return (state.version, fragments, navigate)
         }
     }
 

@@ -13,6 +13,11 @@ public enum ServerSentEvent {
         return "id: \(id)\nevent: patch\ndata: \(json)\n\n"
     }
 
+    /// Tells every open page of the session to go to `location` (e.g. the checkout is ready).
+    public static func navigate(id: Int, location: String) -> String {
+        "id: \(id)\nevent: navigate\ndata: \(location)\n\n"
+    }
+
     /// Tells the client how long to wait before reconnecting.
     public static func retry(milliseconds: Int) -> String {
         "retry: \(milliseconds)\n\n"

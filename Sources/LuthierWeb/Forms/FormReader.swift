@@ -31,4 +31,26 @@ struct FormReader: Sendable {
             throw UserFacingError(.unprocessableContent, error.message)
         }
     }
+
+    /// For posts that carry no fields (reset, checkout, order…): any field is a mistake worth saying.
+    func requireNoFields(_ request: Request, action: String) async throws(UserFacingError) {
+        if let field = try await fields(of: request).first {
+            throw UserFacingError(.unprocessableContent, "\(action) takes no fields; '\(field.name)' was sent.")
+        }
+    }
+
+    /// The value of the one field a post must carry, refusing others, repeats and absence.
+    func singleField(_ name: String, of request: Request) async throws(UserFacingError) -> String {
+        let fields = try await fields(of: request)
+        if let other = fields.first(where: { $0.name != name }) {
+            throw UserFacingError(.unprocessableContent, "Unknown field '\(other.name)'; allowed fields: \(name).")
+        }
+        guard fields.count == 1, let value = fields.first?.value else {
+            throw UserFacingError(
+                .unprocessableContent,
+                fields.isEmpty ? "Field '\(name)' is required." : "Field '\(name)' was sent more than once; send it once."
+            )
+        }
+        return value
+    }
 }

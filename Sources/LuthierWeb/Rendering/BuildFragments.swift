@@ -7,7 +7,7 @@ enum BuildFragments {
     static let picture = "guitar-picture"
     static let description = "guitar-description"
     static let price = "guitar-price"
-    static let checkoutButton = "checkout-button"
+    static let checkout = "checkout-action"
 
     static func pickerTarget(_ field: String) -> String { "picker-\(field)" }
 
@@ -37,9 +37,9 @@ enum BuildFragments {
                 Fragment(target: pickerTarget(picker.field), html: renderer.render(picker, template: "fragments/picker"))
             )
         }
-        if old?.checkoutLabel != new.checkoutLabel {
+        if old?.checkoutButton != new.checkoutButton {
             fragments.append(
-                Fragment(target: checkoutButton, html: renderer.render(new, template: "fragments/checkout-button"))
+                Fragment(target: checkout, html: renderer.render(new, template: "fragments/checkout-button"))
             )
         }
         return fragments

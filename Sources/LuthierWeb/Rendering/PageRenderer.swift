@@ -8,7 +8,9 @@ public struct PageRenderer: Sendable {
     public static let requiredTemplates = [
         "layout", "builder", "error",
         "fragments/guitar-picture", "fragments/guitar-description", "fragments/guitar-price",
-        "fragments/picker", "fragments/checkout-button",
+        "fragments/picker", "fragments/checkout-button", "checkout", "order",
+        "fragments/checkout-parts", "fragments/checkout-details", "fragments/checkout-shipping",
+        "fragments/checkout-currency", "fragments/checkout-totals", "fragments/checkout-order",
     ]
 
     public enum LoadError: Error, CustomStringConvertible {

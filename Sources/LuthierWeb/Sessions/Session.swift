@@ -1,8 +1,8 @@
 import LuthierFeatures
 import Synchronization
 
-/// One customer's browser session: its view model, the fragments rendered from its outputs, and
-/// how recently it was used.
+/// One customer's browser session: its view models, the fragments rendered from their outputs,
+/// and how recently it was used.
 public final class Session: Sendable {
     private struct Activity {
         var idleSweeps = 0
@@ -10,6 +10,9 @@ public final class Session: Sendable {
     }
 
     public let id: SessionID
+    /// An anonymous key, separate from the cookie, stored with the session's orders so that the
+    /// session can see them without their link (the cookie value itself is never stored).
+    public let orderKey: String
     public let build: BuildViewModel
     public let fragments: FragmentStore
     private let renderer: PageRenderer
@@ -17,20 +20,47 @@ public final class Session: Sendable {
     private let initialOutput: BuildOutput
     private let activity = Mutex(Activity())
 
-    init(id: SessionID, build: BuildViewModel, renderer: PageRenderer) {
+    init(id: SessionID, orderKey: String, build: BuildViewModel, renderer: PageRenderer) {
         self.id = id
+        self.orderKey = orderKey
         self.build = build
         self.renderer = renderer
         initialOutput = build.currentOutput
         fragments = FragmentStore(initial: BuildFragments.all(initialOutput, renderer: renderer))
     }
 
-    /// The output driver: follows the view model and renders each change's fragments once, for
-    /// every stream of the session. Ends when the view model closes or the task is cancelled.
+    /// The output driver: follows the builder (and the checkout, when there is one) and renders
+    /// each change's fragments once, for every stream of the session. A new checkout also tells
+    /// every open page to go to it, and leaving it sends them back to the builder. Ends when the
+    /// view model closes or the task is cancelled.
     func drive() async {
-        var previous = initialOutput
-        for await output in build.outputs() {
-            fragments.publish(BuildFragments.changed(from: previous, to: output, renderer: renderer))
+        await withDiscardingTaskGroup { group in
+            var previous = initialOutput
+            for await output in build.outputs() {
+                var navigate: String?
+                if output.checkoutID != previous.checkoutID {
+                    if let model = build.currentCheckout, model.checkout.id == output.checkoutID {
+                        group.addTask { await model.run() }
+                        group.addTask { await self.follow(model) }
+                        navigate = "/checkout"
+                    } else if output.checkoutID == nil {
+                        navigate = "/"
+                    }
+                }
+                fragments.publish(
+                    BuildFragments.changed(from: previous, to: output, renderer: renderer),
+                    navigate: navigate
+                )
+                previous = output
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func follow(_ checkout: CheckoutViewModel) async {
+        var previous: CheckoutOutput?
+        for await output in checkout.outputs() {
+            fragments.publish(CheckoutFragments.changed(from: previous, to: output, renderer: renderer))
             previous = output
         }
     }

@@ -12,14 +12,16 @@ public final class SessionRegistry: Sendable {
 
     public let maxSessions: Int
     private let renderer: PageRenderer
+    private let environment: LuthierEnvironment
     private let sessions = Mutex<[SessionID: Session]>([:])
     private let created: AsyncStream<Session>.Continuation
     /// Sessions as they are created, for the service that runs their output drivers.
     let newSessions: AsyncStream<Session>
 
-    public init(maxSessions: Int, renderer: PageRenderer) {
+    public init(maxSessions: Int, renderer: PageRenderer, environment: LuthierEnvironment) {
         self.maxSessions = maxSessions
         self.renderer = renderer
+        self.environment = environment
         (newSessions, created) = AsyncStream<Session>.makeStream()
     }
 
@@ -35,7 +37,13 @@ public final class SessionRegistry: Sendable {
 
     /// A new session with a fresh id, or nil when the cap is reached.
     public func createSession() -> Session? {
-        let session = Session(id: .random(), build: BuildViewModel(), renderer: renderer)
+        let orderKey = SessionID.random().rawValue
+        let session = Session(
+            id: .random(),
+            orderKey: orderKey,
+            build: BuildViewModel(environment: environment, sessionKey: orderKey),
+            renderer: renderer
+        )
         let added = sessions.withLock { sessions in
             guard sessions.count < maxSessions else { return false }
             sessions[session.id] = session

@@ -2,9 +2,9 @@ import CompressNIO
 import NIOCore
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// Every file of the `Public/` folder, read, fingerprinted and gzipped once at start-up.

@@ -45,7 +45,7 @@ struct TestApp: Sendable {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let (app, services) = try await buildApplicationWithServices(
             configuration: configuration,
-            environment: LuthierEnvironment(clock: clock),
+            environment: .webTest(clock: clock),
             logger: logger,
             onServerRunning: { port in
                 portContinuation.yield(port)
@@ -147,8 +147,13 @@ struct TestApp: Sendable {
     }
 
     /// A post as the page's script sends it (answered 204).
-    func scriptPost(_ path: String = "/build", form: String, cookie: String?) async throws -> TestHTTPResponse {
-        try await post(path, form: form, cookie: cookie, headers: [("X-Requested-With", "fetch")])
+    func scriptPost(
+        _ path: String = "/build",
+        form: String,
+        cookie: String?,
+        headers: [(name: String, value: String)] = []
+    ) async throws -> TestHTTPResponse {
+        try await post(path, form: form, cookie: cookie, headers: [("X-Requested-With", "fetch")] + headers)
     }
 
     /// Opens the page as a new visitor and returns the session cookie's value.

@@ -1,0 +1,151 @@
+import AsyncAlgorithms
+import LuthierDomain
+import Synchronization
+
+/// The checkout screen: shipping, currency and ordering for one `Checkout`.
+///
+/// Inputs: `selectShipping`, `selectCurrency`, `placeOrder`. Output: `CheckoutOutput`, published
+/// to every reader like the builder's. Currency choices go through a stream that `run()` debounces
+/// by 500 ms on the injected clock, so three quick clicks fetch one rate, and a choice equal to the
+/// currency already shown fetches nothing. Until the rate arrives the page shows placeholders and
+/// cannot order; if it never does, the picker goes back to the currency the prices are in.
+public actor CheckoutViewModel {
+    public static let currencyDebounce = Duration.milliseconds(500)
+
+    public enum OrderFailure: Error, Equatable, Sendable {
+        case notOrderable(String)
+        case refused(String)
+    }
+
+    public nonisolated let checkout: Checkout
+    private var state: CheckoutState
+    private let output: CurrentValueBroadcast<CheckoutOutput>
+    private let environment: LuthierEnvironment
+    private let sessionKey: String
+    private let currencyChoices: AsyncStream<Currency>
+    private let currencyInput: AsyncStream<Currency>.Continuation
+    private var orderInFlight: Task<Order, any Error>?
+
+    public init(checkout: Checkout, environment: LuthierEnvironment, sessionKey: String) {
+        self.checkout = checkout
+        self.environment = environment
+        self.sessionKey = sessionKey
+        let state = CheckoutState(checkout: checkout)
+        self.state = state
+        output = CurrentValueBroadcast(CheckoutOutput(state: state))
+        (currencyChoices, currencyInput) = AsyncStream<Currency>.makeStream(bufferingPolicy: .bufferingNewest(8))
+    }
+
+    /// The shipping input: the shipping row and the grand total follow at once.
+    public func selectShipping(_ method: ShippingMethod) {
+        guard state.order == nil else { return }
+        state.shipping = method
+        publish()
+    }
+
+    /// The currency input: the picker shows it at once; the rate is fetched after the debounce.
+    public func selectCurrency(_ currency: Currency) {
+        guard state.order == nil else { return }
+        state.selectedCurrency = currency
+        state.notice = nil
+        publish()
+        currencyInput.yield(currency)
+    }
+
+    /// Runs the currency pipeline until the model is closed. The session's driver runs it.
+    public func run() async {
+        await runCurrencyPipeline(clock: environment.clock)
+    }
+
+    private func runCurrencyPipeline<C: Clock<Duration>>(clock: C) async {
+        for await currency in currencyChoices.debounce(for: Self.currencyDebounce, clock: clock) {
+            await showPrices(in: currency)
+        }
+    }
+
+    private func showPrices(in currency: Currency) async {
+        // Dropping duplicates against what is shown, not against the last choice, means a
+        // currency whose fetch failed is fetched again when chosen again.
+        guard currency == state.selectedCurrency, currency != state.shownRate.currency else { return }
+        guard currency != .usd else {
+            state.shownRate = .dollar()
+            publish()
+            return
+        }
+        state.isLoadingRate = true
+        publish()
+        do {
+            let rate = try await environment.exchangeRates.rate(currency)
+            if state.selectedCurrency == currency, rate.currency == currency {
+                state.shownRate = rate
+            }
+        } catch {
+            state.notice =
+                "\(currency.code) prices are unavailable right now; showing prices in \(state.shownRate.currency.code)."
+            if state.selectedCurrency == currency {
+                state.selectedCurrency = state.shownRate.currency
+            }
+        }
+        state.isLoadingRate = false
+        publish()
+    }
+
+    /// The order input. Placing the same checkout again, or concurrently, yields the one order.
+    @discardableResult
+    public func placeOrder() async throws -> Order {
+        if let order = state.order { return order }
+        if let inFlight = orderInFlight { return try await inFlight.value }
+        guard state.availability.isAvailable else {
+            throw OrderFailure.notOrderable("This model is currently unavailable.")
+        }
+        guard !state.arePricesPending, !state.isLoadingRate else {
+            throw OrderFailure.notOrderable("Prices are still loading; order once they are shown.")
+        }
+        let request = OrderRequest(
+            checkoutID: checkout.id,
+            guitar: checkout.guitar,
+            shipping: state.shippingOption,
+            rate: state.shownRate,
+            sessionKey: sessionKey
+        )
+        let workshop = environment.workshop
+        let task = Task { try await workshop.placeOrder(request) }
+        orderInFlight = task
+        state.isOrdering = true
+        state.notice = nil
+        publish()
+        defer {
+            orderInFlight = nil
+            state.isOrdering = false
+            publish()
+        }
+        do {
+            let order = try await task.value
+            state.order = order
+            return order
+        } catch let error as OrderError {
+            if case .unavailable(let missing) = error { state.availability = .unavailable(missing: missing) }
+            state.notice = error.message
+            throw OrderFailure.refused(error.message)
+        } catch {
+            state.notice = "Your order could not be placed right now; nothing was charged. Please try again."
+            throw OrderFailure.refused("The order could not be placed.")
+        }
+    }
+
+    private func publish() {
+        output.send(CheckoutOutput(state: state))
+    }
+
+    public var currentState: CheckoutState { state }
+
+    public nonisolated var currentOutput: CheckoutOutput { output.value }
+
+    public nonisolated func outputs() -> AsyncStream<CheckoutOutput> { output.values() }
+
+    /// Ends the outputs and the currency pipeline: the customer left this checkout.
+    public nonisolated func close() {
+        currencyInput.finish()
+        output.finish()
+    }
+}

@@ -1,0 +1,43 @@
+import LuthierDomain
+import LuthierFeatures
+
+extension WorkshopClient {
+    /// The workshop the server runs on: every call answered by the SQLite `store`.
+    ///
+    /// With `simulatedLatency`, each call first waits as long as the original app's did
+    /// (availability 1–2 s, estimate 0.7–1.5 s, shipping 0.3–1 s, order 1–2 s; see
+    /// `SimulatedLatency`) on `clock`, so a demo shows the loading states and tests can drive
+    /// them with a test clock. Off by default: a real shop answers as fast as SQLite does.
+    public static func live(
+        store: WorkshopStore,
+        clock: any Clock<Duration>,
+        simulatedLatency: Bool = false
+    ) -> WorkshopClient {
+        live(store: store, latency: SimulatedLatency(clock: clock, isEnabled: simulatedLatency))
+    }
+
+    /// As `live(store:clock:simulatedLatency:)`, with the latency spelled out (fixed delays in tests).
+    public static func live(store: WorkshopStore, latency: SimulatedLatency) -> WorkshopClient {
+        WorkshopClient(
+            availability: { guitar in
+                try await latency.wait(SimulatedLatency.availability)
+                return try await store.asyncRead { db in try WorkshopStore.availability(of: guitar, in: db) }
+            },
+            estimate: { guitar in
+                try await latency.wait(SimulatedLatency.estimate)
+                return try await store.asyncRead { db in try store.estimate(for: guitar, in: db) }
+            },
+            shippingOptions: { guitar in
+                try await latency.wait(SimulatedLatency.shipping)
+                return store.shippingOptions(for: guitar)
+            },
+            placeOrder: { request in
+                try await latency.wait(SimulatedLatency.order)
+                return try await store.placeOrderAsync(request)
+            },
+            order: { number in
+                try await store.asyncRead { db in try WorkshopStore.fetchOrder(in: db, where: "number", is: number) }
+            }
+        )
+    }
+}

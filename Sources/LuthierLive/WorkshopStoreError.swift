@@ -1,0 +1,23 @@
+/// Why the workshop's store could not do its job — distinct from `OrderError`, which is the
+/// customer's business (a wood ran out); these are the operator's.
+public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The database file could not be opened or brought up to date (bad path, no permission, not
+    /// an SQLite file, a newer schema…).
+    case cannotOpen(path: String, reason: String)
+    /// A stored order has a value this version does not understand.
+    case unreadableOrder(number: String, column: String, value: String)
+    /// No free order number was found after several random draws (practically impossible below
+    /// hundreds of millions of orders).
+    case noFreeOrderNumber
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "Cannot open the workshop database at \(path): \(reason)"
+        case .unreadableOrder(let number, let column, let value):
+            "Order \(number) has an unreadable \(column): \(value)"
+        case .noFreeOrderNumber:
+            "No free order number could be drawn"
+        }
+    }
+}

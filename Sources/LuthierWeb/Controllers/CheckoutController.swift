@@ -1,0 +1,156 @@
+import Foundation
+import Hummingbird
+import LuthierDomain
+import LuthierFeatures
+
+/// Checkout and ordering: the checkout page, its shipping, currency and order posts, and the
+/// order pages.
+struct CheckoutController: Sendable {
+    let sessions: SessionResolver
+    let environment: LuthierEnvironment
+    let renderer: PageRenderer
+    let responses: ResponseFactory
+    let forms: FormReader
+
+    var endpoints: RouteCollection<LuthierRequestContext> {
+        let routes = RouteCollection(context: LuthierRequestContext.self)
+        routes.post("/checkout", use: start)
+        routes.get("/checkout", use: page)
+        routes.post("/checkout/shipping", use: shipping)
+        routes.post("/checkout/currency", use: currency)
+        routes.post("/checkout/order", use: order)
+        routes.post("/checkout/dismiss", use: dismiss)
+        routes.post("/checkout/leave", use: leave)
+        routes.get("/orders/:number", use: orderPage)
+        return routes
+    }
+
+    /// `POST /checkout`: runs the three workshop calls (or joins the ones running) and answers
+    /// once the checkout exists, so a plain form post can be redirected straight to it.
+    @Sendable func start(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Checkout")
+            do {
+                _ = try await session.build.checkout()
+            } catch {
+                throw UserFacingError(.serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
+            }
+            return sessions.done(request, redirect: "/checkout")
+        }
+    }
+
+    /// `GET /checkout`: the session's checkout, or back to the builder when there is none.
+    @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        guard let session = sessions.existing(request), let checkout = session.build.currentCheckout else {
+            return responses.seeOther("/")
+        }
+        return responses.page(renderer.render(CheckoutPage(output: checkout.currentOutput), template: "checkout"))
+    }
+
+    /// `POST /checkout/shipping` with `option` = pickup | ground | express.
+    @Sendable func shipping(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            let value = try await forms.singleField("option", of: request)
+            guard let method = ShippingMethod(rawValue: value) else {
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "Field 'option' cannot be '\(value)'; allowed values: \(ShippingMethod.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
+            }
+            try await checkout(of: session).selectShipping(method)
+            return sessions.done(request, redirect: "/checkout")
+        }
+    }
+
+    /// `POST /checkout/currency` with `currency` = USD | EUR | GBP | ILS.
+    @Sendable func currency(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            let value = try await forms.singleField("currency", of: request)
+            guard let currency = Currency(rawValue: value) else {
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "Field 'currency' cannot be '\(value)'; allowed values: \(Currency.allCases.map(\.code).joined(separator: ", "))."
+                )
+            }
+            try await checkout(of: session).selectCurrency(currency)
+            return sessions.done(request, redirect: "/checkout")
+        }
+    }
+
+    /// `POST /checkout/order`: places the order (once per checkout, however often it is posted).
+    @Sendable func order(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Order")
+            let model = try checkout(of: session)
+            do {
+                try await model.placeOrder()
+            } catch let failure as CheckoutViewModel.OrderFailure {
+                switch failure {
+                case .notOrderable(let message), .refused(let message):
+                    throw UserFacingError(.conflict, message)
+                }
+            }
+            return sessions.done(request, redirect: "/checkout")
+        }
+    }
+
+    /// `POST /checkout/dismiss`: after the congratulations, back to a builder reset to defaults.
+    @Sendable func dismiss(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Dismiss")
+            await session.build.send(.startOver)
+            return sessions.done(request, redirect: "/")
+        }
+    }
+
+    /// `POST /checkout/leave`: leave the checkout without ordering; the guitar stays as it was.
+    @Sendable func leave(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Leave")
+            await session.build.send(.checkoutEnded)
+            return sessions.done(request, redirect: "/")
+        }
+    }
+
+    /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
+    @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let notFound = responses.error(UserFacingError(.notFound, "There is no such order."), for: request)
+        guard let number = context.parameters.get("number"), number.utf8.count <= 32 else { return notFound }
+        let order: Order?
+        do {
+            order = try await environment.workshop.order(number)
+        } catch {
+            return responses.error(UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5), for: request)
+        }
+        guard let order else { return notFound }
+        let key = request.uri.queryParameters.get("key") ?? ""
+        let ownSession = sessions.existing(request).map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
+        guard ownSession || constantTimeEquals(key, order.accessKey) else { return notFound }
+        return responses.page(renderer.render(OrderPage(order: order), template: "order"))
+    }
+
+    private func checkout(of session: Session) throws(UserFacingError) -> CheckoutViewModel {
+        guard let checkout = session.build.currentCheckout else {
+            throw UserFacingError(.conflict, "There is no checkout in progress; check out from the builder first.")
+        }
+        return checkout
+    }
+}
+
+/// Compares secrets without leaking, through timing, how many leading characters matched.
+func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    let left = Array(lhs.utf8)
+    let right = Array(rhs.utf8)
+    var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+    for index in 0..<max(left.count, right.count) {
+        let a = index < left.count ? left[index] : 0
+        let b = index < right.count ? right[index] : 0
+        difference |= a ^ b
+    }
+    return difference == 0 && left.count == right.count
+}
+
+/// What the checkout template shows.
+struct CheckoutPage: Sendable {
+    let output: CheckoutOutput
+}

@@ -1,0 +1,358 @@
+import Foundation
+import LuthierDomain
+import Testing
+
+@testable import LuthierLive
+
+@Suite struct WorkshopStoreTests {
+    // MARK: - Opening and migrations
+
+    @Test func migratingAnEmptyFileCreatesTheTablesAndSeedsTheStock() async throws {
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path)
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect(try store.tableNames() == ["wood_stock", "orders"])
+            #expect(try store.appliedMigrations() == ["v1-wood-stock-and-orders"])
+            for wood in StockedWood.allCases {
+                #expect(try store.stock(of: wood) == WorkshopStore.initialStock[wood])
+            }
+            #expect(try store.openOrderCount() == 0)
+        }
+    }
+
+    @Test func theSeededStockIsTheDocumentedOneWithScarceWoods() {
+        #expect(WorkshopStore.initialStock.count == StockedWood.allCases.count)
+        #expect(WorkshopStore.initialStock[.body(.blackLimba)] == 3)
+        #expect(WorkshopStore.initialStock[.fretboard(.blackLimba)] == 2)
+        #expect(WorkshopStore.initialStock[.body(.mahogany)] == 40)
+        #expect(WorkshopStore.initialStock[.fretboard(.rosewood)] == 50)
+    }
+
+    @Test func reopeningTheSameFileKeepsItsDataAndDoesNotReseed() async throws {
+        try await withTemporaryDatabasePath { path in
+            let number: String
+            do {
+                let store = try WorkshopStore(path: path)
+                try store.setStock(of: .body(.koa), to: 1)
+                number = try store.placeOrder(OrderFixture.request()).number
+            }
+            let reopened = try WorkshopStore(path: path)
+            #expect(try reopened.appliedMigrations() == ["v1-wood-stock-and-orders"])
+            #expect(try reopened.stock(of: .body(.koa)) == 1)
+            #expect(try reopened.stock(of: .body(.mahogany)) == 39)
+            #expect(try reopened.order(number: number)?.checkoutID == "checkout-1")
+            // And a third opening while the second is still open (two pools on one WAL file).
+            let third = try WorkshopStore(path: path)
+            #expect(try third.stock(of: .body(.mahogany)) == 39)
+        }
+    }
+
+    @Test func anInMemoryStoreIsMigratedAndSeeded() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        #expect(try store.tableNames() == ["wood_stock", "orders"])
+        #expect(try store.stock(of: .fretboard(.ebony)) == 8)
+    }
+
+    @Test func aPathThatCannotBeOpenedThrowsAClearError() throws {
+        let path = "/nonexistent-luthier-directory/sub/luthier.sqlite"
+        let error = #expect(throws: WorkshopStoreError.self) { try WorkshopStore(path: path) }
+        guard case .cannotOpen(let reportedPath, let reason) = error else {
+            Issue.record("unexpected error \(String(describing: error))")
+            return
+        }
+        #expect(reportedPath == path)
+        #expect(!reason.isEmpty)
+        #expect(error?.description.hasPrefix("Cannot open the workshop database at \(path): ") == true)
+    }
+
+    @Test func aFileThatIsNotADatabaseThrowsAClearError() async throws {
+        try await withTemporaryDatabasePath { path in
+            try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: WorkshopStoreError.self) { try WorkshopStore(path: path) }
+            #expect(error?.description.contains(path) == true)
+        }
+    }
+
+    @Test func aNegativeStockIsRefused() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        #expect(throws: (any Error).self) { try store.setStock(of: .body(.koa), to: -1) }
+        #expect(try store.stock(of: .body(.koa)) == 6)
+    }
+
+    // MARK: - Availability, estimate, shipping
+
+    @Test func aGuitarIsAvailableWhileBothItsWoodsAreInStock() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        let guitar = Guitar(body: .blackLimba, fretboard: .ebony)
+        #expect(try store.availability(for: guitar) == .available)
+
+        try store.setStock(of: .body(.blackLimba), to: 1)
+        #expect(try store.availability(for: guitar) == .available)
+
+        try store.setStock(of: .body(.blackLimba), to: 0)
+        #expect(try store.availability(for: guitar) == .unavailable(missing: ["Black Limba body blanks"]))
+        #expect(try store.availability(for: guitar).label == "Currently unavailable")
+
+        try store.setStock(of: .fretboard(.ebony), to: 0)
+        #expect(
+            try store.availability(for: guitar)
+                == .unavailable(missing: ["Black Limba body blanks", "Ebony fretboards"])
+        )
+
+        try store.setStock(of: .body(.blackLimba), to: 2)
+        #expect(try store.availability(for: guitar) == .unavailable(missing: ["Ebony fretboards"]))
+        // Other guitars are not affected.
+        #expect(try store.availability(for: .standard) == .available)
+    }
+
+    @Test func orderingTheLastPiecesMakesTheGuitarUnavailable() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        let guitar = Guitar(body: .mahogany, fretboard: .blackLimba)
+        _ = try store.placeOrder(OrderFixture.request(checkoutID: "a", guitar: guitar))
+        #expect(try store.availability(for: guitar) == .available)
+        _ = try store.placeOrder(OrderFixture.request(checkoutID: "b", guitar: guitar))
+        #expect(try store.availability(for: guitar) == .unavailable(missing: ["Black Limba fretboards"]))
+    }
+
+    @Test(arguments: [
+        // (open orders, body stock, fretboard stock, months)
+        (0, 40, 50, 2),
+        (1, 40, 50, 3),
+        (10, 40, 50, 3),
+        (11, 40, 50, 4),
+        (20, 40, 50, 4),
+        (21, 40, 50, 5),
+        (0, 5, 50, 3),
+        (0, 6, 50, 2),
+        (0, 40, 5, 3),
+        (0, 0, 0, 3),
+        (11, 3, 2, 5),
+    ])
+    func theEstimateRuleFollowsBacklogAndScarcity(openOrders: Int, body: Int, fretboard: Int, months: Int) {
+        let estimate = EstimateRule.standard.estimate(openOrders: openOrders, bodyStock: body, fretboardStock: fretboard)
+        #expect(estimate.months == months)
+    }
+
+    @Test func moreOpenOrdersNeverShortenTheEstimate() {
+        let months = (0...100).map {
+            EstimateRule.standard.estimate(openOrders: $0, bodyStock: 40, fretboardStock: 50).months
+        }
+        #expect(zip(months, months.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(months.last ?? 0 > months.first ?? 0)
+    }
+
+    @Test func theStoreEstimateGrowsWithOpenOrders() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        #expect(try store.estimate(for: .standard) == BuildEstimate(months: 2))
+        #expect(try store.estimate(for: .standard).label == "About 2 months")
+
+        _ = try store.placeOrder(OrderFixture.request(checkoutID: "first"))
+        #expect(try store.openOrderCount() == 1)
+        #expect(try store.estimate(for: .standard).months == 3)
+
+        for index in 2...11 {
+            _ = try store.placeOrder(OrderFixture.request(checkoutID: "order-\(index)"))
+        }
+        #expect(try store.openOrderCount() == 11)
+        #expect(try store.estimate(for: .standard).months == 4)
+        // A scarce wood (3 Black Limba body blanks) adds a month.
+        #expect(try store.estimate(for: Guitar(body: .blackLimba)).months == 5)
+    }
+
+    @Test func shippingIsPickupGroundExpressAtListPrices() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        let options = store.shippingOptions(for: .standard)
+        #expect(options.map(\.method) == [.pickup, .ground, .express])
+        #expect(options.map(\.price) == [.dollars(0), .dollars(100), .dollars(250)])
+    }
+
+    // MARK: - Placing orders
+
+    @Test(arguments: [(Currency.ils, "3.25"), (.eur, "0.8312"), (.gbp, "0.71"), (.usd, "1")])
+    func anOrderStoresEveryFieldExactly(currency: Currency, rate: String) async throws {
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path, now: { OrderFixture.placedAt })
+            let guitar = Guitar(shape: .sharpV, color: .sky, body: .koa, fretboard: .ebony)
+            let request = OrderFixture.request(
+                checkoutID: "checkout-\(currency.code)", guitar: guitar, shipping: .express,
+                currency: currency, rate: rate, sessionKey: "session-\(currency.code)"
+            )
+            let placed = try store.placeOrder(request)
+
+            #expect(placed.number.wholeMatch(of: /LU-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}/) != nil)
+            #expect(placed.accessKey.wholeMatch(of: /[0-9a-f]{32}/) != nil)
+            #expect(placed.checkoutID == "checkout-\(currency.code)")
+            #expect(placed.guitar == guitar)
+            #expect(placed.shipping == .express)
+            #expect(placed.currency == currency)
+            #expect(placed.rate == Decimal(string: rate))
+            #expect(placed.quote == request.quote)
+            #expect(placed.status == .placed)
+            #expect(placed.placedAt == OrderFixture.placedAt)
+            #expect(placed.sessionKey == "session-\(currency.code)")
+
+            // Read back through a fresh connection to the file: exactly what was placed.
+            let reopened = try WorkshopStore(path: path)
+            let stored = try #require(try reopened.order(number: placed.number))
+            #expect(stored == placed)
+            #expect(stored.rate.description == rate)
+            #expect(try reopened.order(checkoutID: request.checkoutID) == placed)
+            #expect(try reopened.stock(of: .body(.koa)) == 5)
+            #expect(try reopened.stock(of: .fretboard(.ebony)) == 7)
+        }
+    }
+
+    @Test func amountsAreStoredInMinorUnitsOfTheOrderCurrency() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        // Express in ILS at 3.25: 25,000 ¢ × 3.25 = 81,250 agorot (₪812.50), no rounding lost.
+        let order = try store.placeOrder(
+            OrderFixture.request(shipping: .express, currency: .ils, rate: "3.25")
+        )
+        #expect(order.quote.basePrice == Money(minorUnits: 650_000, currency: .ils))
+        #expect(order.quote.additions == Money(minorUnits: 0, currency: .ils))
+        #expect(order.quote.shipping == Money(minorUnits: 81_250, currency: .ils))
+        #expect(order.quote.total == Money(minorUnits: 731_250, currency: .ils))
+        #expect(try store.order(number: order.number)?.quote == order.quote)
+    }
+
+    @Test func unknownOrdersAreNil() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        #expect(try store.order(number: "LU-AAAAAA") == nil)
+        #expect(try store.order(checkoutID: "nope") == nil)
+        #expect(try store.order(number: "' OR 1=1 --") == nil)
+    }
+
+    @Test func anOrderRefusedForMissingWoodWritesNothing() async throws {
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path)
+            try store.setStock(of: .fretboard(.ebony), to: 0)
+            let guitar = Guitar(body: .swampAsh, fretboard: .ebony)
+
+            #expect(throws: OrderError.unavailable(missing: ["Ebony fretboards"])) {
+                try store.placeOrder(OrderFixture.request(guitar: guitar))
+            }
+            #expect(try store.openOrderCount() == 0)
+            #expect(try store.order(checkoutID: "checkout-1") == nil)
+            #expect(try store.stock(of: .body(.swampAsh)) == 25)
+            #expect(try store.stock(of: .fretboard(.ebony)) == 0)
+        }
+    }
+
+    @Test func orderingTheSameCheckoutTwiceMakesOneOrder() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        let first = try store.placeOrder(OrderFixture.request(checkoutID: "twice"))
+        // Even a different request under the same checkout id returns the first order unchanged.
+        let second = try store.placeOrder(
+            OrderFixture.request(checkoutID: "twice", guitar: Guitar(body: .koa), currency: .eur, rate: "0.83")
+        )
+        #expect(second == first)
+        #expect(try store.openOrderCount() == 1)
+        #expect(try store.stock(of: .body(.mahogany)) == 39)
+        #expect(try store.stock(of: .body(.koa)) == 6)
+        #expect(try store.stock(of: .fretboard(.rosewood)) == 49)
+    }
+
+    @Test func aRepeatedCheckoutIsReturnedEvenAfterItsWoodRanOut() throws {
+        let store = try WorkshopStore(path: ":memory:")
+        let guitar = Guitar(fretboard: .blackLimba)
+        try store.setStock(of: .fretboard(.blackLimba), to: 1)
+        let first = try store.placeOrder(OrderFixture.request(checkoutID: "last-piece", guitar: guitar))
+        #expect(try store.stock(of: .fretboard(.blackLimba)) == 0)
+        #expect(try store.placeOrder(OrderFixture.request(checkoutID: "last-piece", guitar: guitar)) == first)
+    }
+
+    @Test func fiftyConcurrentOrdersOfOneCheckoutMakeOneOrder() async throws {
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path)
+            let request = OrderFixture.request(checkoutID: "hammered", guitar: Guitar(body: .koa, fretboard: .ebony))
+            let numbers = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try? store.placeOrder(request).number }
+                }
+                return await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(numbers.count == 50)
+            #expect(numbers.allSatisfy { $0 != nil })
+            #expect(Set(numbers).count == 1)
+            #expect(try store.openOrderCount() == 1)
+            #expect(try store.stock(of: .body(.koa)) == 5)
+            #expect(try store.stock(of: .fretboard(.ebony)) == 7)
+        }
+    }
+
+    @Test func fiftyConcurrentOrdersOfOneCheckoutThroughTwoConnectionsMakeOneOrder() async throws {
+        // Two stores on one file behave like two server processes: the UNIQUE checkout id and
+        // SQLite's write lock, not just one pool's serial writer, keep the order single.
+        try await withTemporaryDatabasePath { path in
+            let stores = [try WorkshopStore(path: path), try WorkshopStore(path: path)]
+            let request = OrderFixture.request(checkoutID: "two-processes")
+            let numbers = await withTaskGroup(of: String?.self) { group in
+                for index in 0..<50 {
+                    let store = stores[index % 2]
+                    group.addTask { try? store.placeOrder(request).number }
+                }
+                return await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(numbers.allSatisfy { $0 != nil })
+            #expect(Set(numbers).count == 1)
+            #expect(try stores[0].openOrderCount() == 1)
+            #expect(try stores[1].stock(of: .body(.mahogany)) == 39)
+        }
+    }
+
+    @Test func fiftyConcurrentCheckoutsForThreePiecesMakeThreeOrders() async throws {
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path)
+            let guitar = Guitar(body: .blackLimba, fretboard: .rosewood)
+            let bodyWood = StockedWood.body(.blackLimba)
+            let fretboardWood = StockedWood.fretboard(.rosewood)
+            let initialBodies = try store.stock(of: bodyWood)
+            let initialFretboards = try store.stock(of: fretboardWood)
+            #expect(initialBodies == 3)
+
+            let results = await withTaskGroup(of: Result<Order, any Error>.self) { group in
+                for index in 0..<50 {
+                    let request = OrderFixture.request(checkoutID: "rush-\(index)", guitar: guitar)
+                    group.addTask { Result { try store.placeOrder(request) } }
+                }
+                return await group.reduce(into: [Result<Order, any Error>]()) { $0.append($1) }
+            }
+            let orders = results.compactMap { try? $0.get() }
+            let refusals = results.compactMap { result -> OrderError? in
+                guard case .failure(let error) = result else { return nil }
+                return error as? OrderError
+            }
+            #expect(orders.count == 3)
+            #expect(Set(orders.map(\.number)).count == 3)
+            #expect(refusals.count == 47)
+            #expect(refusals.allSatisfy { $0 == .unavailable(missing: ["Black Limba body blanks"]) })
+            #expect(try store.openOrderCount() == 3)
+            #expect(try store.stock(of: bodyWood) == 0)
+            #expect(try store.stock(of: bodyWood) + orders.count == initialBodies)
+            #expect(try store.stock(of: fretboardWood) + orders.count == initialFretboards)
+            for order in orders {
+                #expect(try store.order(number: order.number) == order)
+            }
+        }
+    }
+
+    // MARK: - Crashes
+
+    @Test func anOrderTransactionThatFailsHalfWayLeavesNothing() async throws {
+        struct FailureBeforeCommit: Error {}
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path)
+            #expect(throws: FailureBeforeCommit.self) {
+                // Both stock rows are decremented and the order row is inserted by now.
+                try store.placeOrder(OrderFixture.request(checkoutID: "doomed"), beforeCommit: {
+                    throw FailureBeforeCommit()
+                })
+            }
+            let reopened = try WorkshopStore(path: path)
+            #expect(try reopened.order(checkoutID: "doomed") == nil)
+            #expect(try reopened.openOrderCount() == 0)
+            #expect(try reopened.stock(of: .body(.mahogany)) == 40)
+            #expect(try reopened.stock(of: .fretboard(.rosewood)) == 50)
+        }
+    }
+}

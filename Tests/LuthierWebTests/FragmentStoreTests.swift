@@ -1,0 +1,94 @@
+import Testing
+
+@testable import LuthierWeb
+
+@Suite("FragmentStore")
+struct FragmentStoreTests {
+    static let targets = ["guitar-description", "guitar-price", "checkout-button"]
+
+    static func initialStore() -> FragmentStore {
+        FragmentStore(initial: targets.map { Fragment(target: $0, html: "\($0) v0") })
+    }
+
+    @Test("a reader that never read owes at most one fragment per target, at the newest HTML")
+    func slowReaderConflation() {
+        let store = Self.initialStore()
+        let (start, opening) = store.changes(since: 0)
+        #expect(opening.map(\.target) == Self.targets)
+        for round in 1...1_000 {
+            store.publish(Self.targets.map { Fragment(target: $0, html: "\($0) v\(round)") })
+        }
+        let (version, owed) = store.changes(since: start)
+        #expect(version == start + 1_000)
+        #expect(owed == Self.targets.map { Fragment(target: $0, html: "\($0) v1000") })
+        // Caught up: nothing more is owed.
+        #expect(store.changes(since: version).fragments.isEmpty)
+        #expect(store.changes(since: version).version == version)
+    }
+
+    @Test("a reader behind by some changes gets exactly the targets they touched, in page order")
+    func partialChanges() {
+        let store = Self.initialStore()
+        let (start, _) = store.changes(since: 0)
+        store.publish([Fragment(target: "checkout-button", html: "b1")])
+        let (middle, _) = store.changes(since: start)
+        for round in 1...500 {
+            store.publish([Fragment(target: "guitar-price", html: "p\(round)")])
+            store.publish([Fragment(target: "guitar-description", html: "d\(round)")])
+        }
+        let (_, sinceStart) = store.changes(since: start)
+        #expect(
+            sinceStart == [
+                Fragment(target: "guitar-description", html: "d500"),
+                Fragment(target: "guitar-price", html: "p500"),
+                Fragment(target: "checkout-button", html: "b1"),
+            ]
+        )
+        let (_, sinceMiddle) = store.changes(since: middle)
+        #expect(sinceMiddle.map(\.target) == ["guitar-description", "guitar-price"])
+        // A new reader gets everything at its newest.
+        #expect(store.changes(since: 0).fragments.map(\.html) == ["d500", "p500", "b1"])
+    }
+
+    @Test("an empty change is not a change; new targets join in first-seen order")
+    func emptyAndNewTargets() {
+        let store = Self.initialStore()
+        let version = store.version
+        store.publish([])
+        #expect(store.version == version)
+        store.publish([Fragment(target: "picker-shape", html: "s")])
+        #expect(store.version == version + 1)
+        #expect(store.changes(since: 0).fragments.map(\.target) == Self.targets + ["picker-shape"])
+    }
+
+    @Test("a burst of publishes wakes a reader at most once per read, never a backlog")
+    func wakersConflate() async throws {
+        let store = Self.initialStore()
+        let (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = try #require(store.addWaker(waker))
+        #expect(store.subscriberCount == 1)
+        for round in 1...1_000 {
+            store.publish([Fragment(target: "guitar-price", html: "p\(round)")])
+        }
+        store.removeWaker(id)
+        waker.finish()
+        var count = 0
+        for await _ in wakes { count += 1 }
+        #expect(count == 1)
+        #expect(store.subscriberCount == 0)
+    }
+
+    @Test("finishing ends every waker, refuses new ones and ignores later publishes")
+    func finish() async {
+        let store = Self.initialStore()
+        let (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        #expect(store.addWaker(waker) != nil)
+        store.finish()
+        #expect(store.subscriberCount == 0)
+        for await _ in wakes {}
+        #expect(store.addWaker(AsyncStream<Void>.makeStream().continuation) == nil)
+        let version = store.version
+        store.publish([Fragment(target: "guitar-price", html: "late")])
+        #expect(store.version == version)
+    }
+}

@@ -1,0 +1,25 @@
+import LuthierFeatures
+
+extension LuthierEnvironment {
+    /// The environment the web tests run with: their test clock, and services the builder never
+    /// calls, which fail loudly if something does.
+    static func webTest(clock: any Clock<Duration>) -> LuthierEnvironment {
+        LuthierEnvironment(
+            clock: clock,
+            workshop: WorkshopClient(
+                availability: { _ in throw UnexpectedCall(name: "workshop.availability") },
+                estimate: { _ in throw UnexpectedCall(name: "workshop.estimate") },
+                shippingOptions: { _ in throw UnexpectedCall(name: "workshop.shippingOptions") },
+                placeOrder: { _ in throw UnexpectedCall(name: "workshop.placeOrder") },
+                order: { _ in throw UnexpectedCall(name: "workshop.order") }
+            ),
+            exchangeRates: ExchangeRateClient(rate: { _ in throw UnexpectedCall(name: "exchangeRates.rate") }),
+            makeID: { "test-checkout" }
+        )
+    }
+
+    struct UnexpectedCall: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "The web tests did not expect a call to \(name)" }
+    }
+}
