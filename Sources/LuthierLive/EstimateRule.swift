@@ -22,8 +22,7 @@ public struct EstimateRule: Hashable, Sendable {
     /// What a scarce body or fretboard wood adds (once, even if both are scarce).
     public var scarcityMonths: Int
 
-    public init(baseMonths: Int = 2, ordersPerExtraMonth: Int = 10, scarceAtOrBelow: Int = 5, scarcityMonths: Int = 1)
-    {
+    public init(baseMonths: Int = 2, ordersPerExtraMonth: Int = 10, scarceAtOrBelow: Int = 5, scarcityMonths: Int = 1) {
         self.baseMonths = baseMonths
         self.ordersPerExtraMonth = max(1, ordersPerExtraMonth)
         self.scarceAtOrBelow = scarceAtOrBelow

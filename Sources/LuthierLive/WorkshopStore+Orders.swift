@@ -34,7 +34,7 @@ extension WorkshopStore {
     func placeOrder(_ request: OrderRequest, beforeCommit: () throws -> Void) throws -> Order {
         do {
             return try writer.write { db in try self.placeOrder(request, in: db, beforeCommit: beforeCommit) }
-        } catch where Self.isDuplicateCheckout(error) {
+        } catch let error where Self.isDuplicateCheckout(error) {
             return try existingOrder(checkoutID: request.checkoutID, after: error)
         }
     }
@@ -43,7 +43,7 @@ extension WorkshopStore {
     func placeOrderAsync(_ request: OrderRequest) async throws -> Order {
         do {
             return try await writer.write { db in try self.placeOrder(request, in: db, beforeCommit: {}) }
-        } catch where Self.isDuplicateCheckout(error) {
+        } catch let error where Self.isDuplicateCheckout(error) {
             return try existingOrder(checkoutID: request.checkoutID, after: error)
         }
     }

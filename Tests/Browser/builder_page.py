@@ -3,6 +3,8 @@ expected texts computed from it, and bounded waits that read the page's state.""
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_EVEN, Decimal
+
 from selenium.common.exceptions import (
     ElementClickInterceptedException,
     ElementNotInteractableException,
@@ -30,6 +32,22 @@ OPTIONS: dict[str, list[tuple[str, str, int]]] = {
                   ("ebony", "Ebony", 100), ("blackLimba", "Black Limba", 120)],
 }
 DEFAULT = {field: OPTIONS[field][0][0] for field in FIELDS}
+
+# shipping method -> (display name, delivery time, price in USD), in the checkout's order
+SHIPPING: dict[str, tuple[str, str, int]] = {
+    "pickup": ("Pickup", "As soon as ready", 0),
+    "ground": ("Ground", "2-6 weeks", 100),
+    "express": ("Express", "1 week", 250),
+}
+
+# currency code -> (symbol, embedded units per US dollar), in the picker's order
+CURRENCIES: dict[str, tuple[str, Decimal]] = {
+    "USD": ("$", Decimal("1")),
+    "EUR": ("€", Decimal("0.83")),
+    "GBP": ("£", Decimal("0.71")),
+    "ILS": ("₪", Decimal("3.25")),
+}
+MINOR_PER_MAJOR = 100  # every shop currency has two-digit minor units
 
 
 def _option(field: str, value: str) -> tuple[str, str, int]:
@@ -59,6 +77,57 @@ def label_text(field: str, value: str) -> str:
 
 def total_price(guitar: dict[str, str]) -> int:
     return BASE_PRICE + sum(option_price(field, guitar[field]) for field in FIELDS)
+
+
+def additions_price(guitar: dict[str, str]) -> int:
+    return total_price(guitar) - BASE_PRICE
+
+
+def shipping_price(method: str) -> int:
+    return SHIPPING[method][2]
+
+
+# --- money in other currencies, as the server computes it ----------------------------------------
+
+def half_even(exact: Decimal) -> int:
+    """`exact` rounded to a whole number, ties to the even neighbour (812.5 → 812, 813.5 → 814)."""
+    return int(exact.quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+
+def to_minor(dollars: int, currency: str) -> int:
+    """Whole dollars in `currency`'s minor units: the exact product, rounded half-to-even once."""
+    return half_even(Decimal(dollars * MINOR_PER_MAJOR) * CURRENCIES[currency][1])
+
+
+def format_minor(minor: int, currency: str) -> str:
+    """"€1,234": symbol and whole units (rounded half-to-even), thousands grouped with commas."""
+    whole = half_even(Decimal(minor) / MINOR_PER_MAJOR)
+    return f"{'-' if whole < 0 else ''}{CURRENCIES[currency][0]}{abs(whole):,}"
+
+
+def money(dollars: int, currency: str) -> str:
+    """One dollar price as the page shows it in `currency`."""
+    return format_minor(to_minor(dollars, currency), currency)
+
+
+def quote(guitar: dict[str, str], method: str, currency: str) -> dict[str, str]:
+    """The totals rows: each row converted to minor units on its own, the grand total their sum
+    (so the page adds up), every figure shown in whole units; a free shipping row reads "Free"."""
+    base = to_minor(BASE_PRICE, currency)
+    additions = to_minor(additions_price(guitar), currency)
+    shipping = to_minor(shipping_price(method), currency)
+    return {
+        "base": format_minor(base, currency),
+        "additions": format_minor(additions, currency),
+        "shipping": format_minor(shipping, currency) if shipping else "Free",
+        "grand": format_minor(base + additions + shipping, currency),
+    }
+
+
+def priced_name(field: str, value: str, currency: str) -> str:
+    """"Long V (+€62)" on the checkout, or just "Casual" for a part that costs nothing extra."""
+    price = option_price(field, value)
+    return f"{name(field, value)} (+{money(price, currency)})" if price else name(field, value)
 
 
 def description(guitar: dict[str, str]) -> str:

@@ -39,8 +39,10 @@ _server: "Server | None" = None  # the running server, for the failure report
 
 
 class Server:
-    def __init__(self, proc: subprocess.Popen, base_url: str, stdout: Path, stderr: Path):
+    def __init__(self, proc: subprocess.Popen, base_url: str, stdout: Path, stderr: Path,
+                 database: Path):
         self.proc = proc
+        self.database = database
         self.base_url = base_url
         self.stdout_path = stdout
         self.stderr_path = stderr
@@ -55,7 +57,8 @@ class Server:
 
     def describe(self) -> str:
         status = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
-        parts = [f"server {self.base_url} ({status})", "--- stderr (tail) ---", self.tail("stderr")]
+        parts = [f"server {self.base_url} ({status}, database {self.database})",
+                 "--- stderr (tail) ---", self.tail("stderr")]
         out = self.tail("stdout")
         if out:
             parts += ["--- stdout (tail) ---", out]
@@ -81,7 +84,8 @@ def _answers(url: str) -> bool:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Server:
-    """Starts `luthier` from the repo root on a free loopback port; yields it; stops it."""
+    """Starts `luthier` from the repo root on a free loopback port, with its own fresh SQLite file
+    (never the repo's `luthier.sqlite`, never another run's stock); yields it; stops it."""
     global _server
     if not (SERVER_BIN.is_file() and os.access(SERVER_BIN, os.X_OK)):
         pytest.fail(
@@ -91,14 +95,15 @@ def server(tmp_path_factory) -> Server:
         )
     logs = tmp_path_factory.mktemp("server")
     stdout, stderr = logs / "stdout.log", logs / "stderr.log"
+    database = tmp_path_factory.mktemp("database") / "luthier.sqlite"
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     command = [str(SERVER_BIN), "--host", "127.0.0.1", "--port", str(port),
-               "--public", "Public", "--templates", "Templates"]
+               "--public", "Public", "--templates", "Templates", "--database", str(database)]
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         proc = subprocess.Popen(command, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
                                 stdout=out, stderr=err)
-    srv = Server(proc, base_url, stdout, stderr)
+    srv = Server(proc, base_url, stdout, stderr, database)
     _server = srv
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT

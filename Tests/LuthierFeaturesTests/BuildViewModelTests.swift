@@ -5,12 +5,12 @@ import Testing
 
 @Suite struct BuildViewModelTests {
     @Test func startsWithTheStandardGuitarAndShowsWhatThePageNeeds() {
-        let model = BuildViewModel()
+        let model = BuildViewModel(environment: .test(), sessionKey: "session")
         let output = model.currentOutput
         #expect(output.guitar == .standard)
         #expect(output.description == "Natural Casual with Mahogany body and Rosewood fretboard")
         #expect(output.price == "$2,000")
-        #expect(output.checkoutLabel == "Checkout ($2,000)")
+        #expect(output.checkoutButton.label == "Checkout ($2,000)")
         #expect(output.pickers.map(\.title) == ["Shape", "Color", "Body", "Fretboard"])
         #expect(output.pickers.map(\.selectedLabel) == ["Casual", "Natural", "Mahogany", "Rosewood"])
         #expect(
@@ -20,14 +20,14 @@ import Testing
     }
 
     @Test func aChangeInComesOutAsTheNewGuitarWithEveryDerivedValue() async throws {
-        let model = BuildViewModel()
+        let model = BuildViewModel(environment: .test(), sessionKey: "session")
         var outputs = model.outputs().makeAsyncIterator()
         #expect(await outputs.next()?.guitar == .standard)
 
         await model.send(.change(GuitarChange(shape: .longV, color: .sky)))
         let output = try #require(await outputs.next())
         #expect(output.description == "Sky Long V with Mahogany body and Rosewood fretboard")
-        #expect(output.checkoutLabel == "Checkout ($2,225)")
+        #expect(output.checkoutButton.label == "Checkout ($2,225)")
         #expect(output.picker(for: .shape)?.options.first(where: \.isSelected)?.value == "longV")
         #expect(output.picker(for: .color)?.selectedLabel == "Sky (+$150)")
         #expect(output.picker(for: .body)?.options.filter(\.isSelected).map(\.value) == ["mahogany"])
@@ -35,14 +35,14 @@ import Testing
     }
 
     @Test func startOverReturnsToTheStandardGuitar() async {
-        let model = BuildViewModel(state: BuildState(guitar: Guitar(shape: .sharpV, color: .dusk, body: .koa)))
+        let model = BuildViewModel(state: BuildState(guitar: Guitar(shape: .sharpV, color: .dusk, body: .koa)), environment: .test(), sessionKey: "session")
         await model.send(.startOver)
         #expect(model.currentOutput.guitar == .standard)
         #expect(await model.currentState == BuildState())
     }
 
     @Test func aChangeThatChangesNothingEmitsNothing() async throws {
-        let model = BuildViewModel()
+        let model = BuildViewModel(environment: .test(), sessionKey: "session")
         var outputs = model.outputs().makeAsyncIterator()
         _ = await outputs.next()
         await model.send(.change(GuitarChange(shape: .casual)))  // already casual
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func everyReaderSeesTheChangeAndASlowReaderSeesOnlyTheNewest() async throws {
-        let model = BuildViewModel()
+        let model = BuildViewModel(environment: .test(), sessionKey: "session")
         var fast = model.outputs().makeAsyncIterator()
         var slow = model.outputs().makeAsyncIterator()
         _ = await fast.next()
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func concurrentChangesFromManyTabsAreAllApplied() async {
-        let model = BuildViewModel()
+        let model = BuildViewModel(environment: .test(), sessionKey: "session")
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await model.send(.change(GuitarChange(shape: .longV))) }
             group.addTask { await model.send(.change(GuitarChange(color: .earth))) }
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func closingEndsEveryOutputSequenceAndReleasesItsReaders() async {
-        let model = BuildViewModel()
+        let model = BuildViewModel(environment: .test(), sessionKey: "session")
         let outputs = model.outputs()
         #expect(model.outputSubscriberCount == 1)
         model.close()

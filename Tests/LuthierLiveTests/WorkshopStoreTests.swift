@@ -129,8 +129,8 @@ import Testing
         (11, 3, 2, 5),
     ])
     func theEstimateRuleFollowsBacklogAndScarcity(openOrders: Int, body: Int, fretboard: Int, months: Int) {
-        let estimate = EstimateRule.standard.estimate(openOrders: openOrders, bodyStock: body, fretboardStock: fretboard)
-        #expect(estimate.months == months)
+        let rule = EstimateRule.standard
+        #expect(rule.estimate(openOrders: openOrders, bodyStock: body, fretboardStock: fretboard).months == months)
     }
 
     @Test func moreOpenOrdersNeverShortenTheEstimate() {
@@ -344,9 +344,7 @@ import Testing
             let store = try WorkshopStore(path: path)
             #expect(throws: FailureBeforeCommit.self) {
                 // Both stock rows are decremented and the order row is inserted by now.
-                try store.placeOrder(OrderFixture.request(checkoutID: "doomed"), beforeCommit: {
-                    throw FailureBeforeCommit()
-                })
+                try store.placeOrder(OrderFixture.request(checkoutID: "doomed")) { throw FailureBeforeCommit() }
             }
             let reopened = try WorkshopStore(path: path)
             #expect(try reopened.order(checkoutID: "doomed") == nil)

@@ -42,7 +42,8 @@ struct ServerSentEventTests {
         ]
         var parser = EventStreamParser()
         parser.append(Array(ServerSentEvent.patch(id: 3, fragments: fragments).utf8))
-        let event = try #require(parser.takeEvent())
+        let taken = parser.takeEvent()
+        let event = try #require(taken)
         #expect(event.id == "3")
         let patch = try event.patch()
         #expect(patch.fragments.map { Fragment(target: $0.target, html: $0.html) } == fragments)

@@ -1,4 +1,6 @@
 import Testing
+import Clocks
+import LuthierFeatures
 
 @testable import LuthierWeb
 
@@ -46,7 +48,7 @@ struct SessionRegistryTests {
         }) { app in
             _ = try await app.newSession()
             #expect(try await app.get().status == 503)
-            await app.advance(by: .seconds(75))
+            try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
             #expect(try await app.get().status == 200)
         }
@@ -55,14 +57,14 @@ struct SessionRegistryTests {
     @Test("the registry finds only ids it issued, and only while they live")
     func lookUp() async throws {
         let renderer = try await PageRenderer(directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
-        let registry = SessionRegistry(maxSessions: 2, renderer: renderer)
-        let session = try #require(registry.createSession())
+        let registry = SessionRegistry(maxSessions: 2, renderer: renderer, environment: .webTest(clock: TestClock()))
+        let session = try #require(registry.createSession() as Session?)
         #expect(registry.session(forCookie: session.id.rawValue) === session)
         #expect(registry.session(forCookie: nil) == nil)
         #expect(registry.session(forCookie: session.id.rawValue.uppercased()) == nil)
         #expect(registry.session(forCookie: String(session.id.rawValue.dropLast())) == nil)
         #expect(registry.session(forCookie: SessionID.random().rawValue) == nil)
-        let other = try #require(registry.createSession())
+        let other = try #require(registry.createSession() as Session?)
         #expect(other.id != session.id)
         #expect(registry.createSession() == nil)
         #expect(registry.count == 2)

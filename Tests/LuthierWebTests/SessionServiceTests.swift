@@ -11,7 +11,7 @@ struct SessionServiceTests {
             let cookie = try await app.newSession()
             #expect(app.services.registry.count == 1)
             // At most one sweep interval (a quarter of the timeout) after the timeout.
-            await app.advance(by: .seconds(75))
+            try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
 
             let response = try await app.get(cookie: cookie)
@@ -27,13 +27,13 @@ struct SessionServiceTests {
     func notBeforeTimeout() async throws {
         try await TestApp.run(configure: { $0.sessionIdleTimeout = .seconds(60) }) { app in
             let cookie = try await app.newSession()
-            await app.advance(by: .seconds(14))
+            try await app.advance(by: .seconds(14))
             // Last use at t = 14 s, just before a sweep.
             #expect(try await app.get(cookie: cookie).headers["Set-Cookie"].isEmpty)
-            await app.advance(by: .seconds(46))
+            try await app.advance(by: .seconds(46))
             // t = 60 s: idle for 46 s only, less than the 60 s timeout.
             #expect(app.services.registry.count == 1, "dropped after 46 s idle with a 60 s timeout")
-            await app.advance(by: .seconds(29))
+            try await app.advance(by: .seconds(29))
             // t = 89 s: idle for 75 s, past the timeout plus one sweep interval.
             #expect(app.services.registry.count == 0)
         }
@@ -44,7 +44,7 @@ struct SessionServiceTests {
         try await TestApp.run(configure: { $0.sessionIdleTimeout = .seconds(60) }) { app in
             let cookie = try await app.newSession()
             for _ in 0..<6 {
-                await app.advance(by: .seconds(30))
+                try await app.advance(by: .seconds(30))
                 #expect(try await app.scriptPost(form: "shape=chunky", cookie: cookie).headers["Set-Cookie"].isEmpty)
             }
             #expect(app.services.registry.count == 1)
@@ -58,13 +58,13 @@ struct SessionServiceTests {
             let stream = try await app.openEventStream(cookie: cookie)
             #expect(try await stream.nextEvent().retry != nil)
             _ = try await stream.nextPatch()
-            await app.advance(by: .seconds(180))
+            try await app.advance(by: .seconds(180))
             #expect(app.services.registry.count == 1)
             #expect(try await app.get(cookie: cookie).headers["Set-Cookie"].isEmpty)
 
             await stream.close()
             #expect(await eventually { app.services.hub.openStreams == 0 })
-            await app.advance(by: .seconds(75))
+            try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
         }
     }
@@ -76,7 +76,7 @@ struct SessionServiceTests {
             let session = try #require(app.services.registry.session(forCookie: cookie))
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
             #expect(await eventually { session.build.outputSubscriberCount == 1 })
-            await app.advance(by: .seconds(75))
+            try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
             #expect(await eventually { session.build.outputSubscriberCount == 0 })
             #expect(session.fragments.addWaker(AsyncStream<Void>.makeStream().continuation) == nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import LuthierDomain
 
 /// Reads a posted form body with the checks every form route needs: the content type, a size
@@ -12,6 +13,8 @@ struct FormReader: Sendable {
         let body: ByteBuffer
         do {
             body = try await request.collectBody(upTo: maxBytes)
+        } catch is NIOTooManyBytesError {
+            throw UserFacingError(.contentTooLarge, "The form is larger than \(maxBytes) bytes.")
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw UserFacingError(.contentTooLarge, "The form is larger than \(maxBytes) bytes.")
         } catch {

@@ -84,8 +84,9 @@ public final class Session: Sendable {
         }
     }
 
-    /// Counts one idle sweep and says whether the session has now been idle for `limit` sweeps.
-    /// A session with an open stream is in use, however quiet.
+    /// Counts one idle sweep and says whether the session has now been idle for more than `limit`
+    /// sweeps: the first sweep after its last use may come at once, so only the sweeps after it
+    /// each prove a full interval of idleness. A session with an open stream is in use.
     func sweep(limit: Int) -> Bool {
         activity.withLock { activity in
             guard activity.openStreams == 0 else {
@@ -93,7 +94,7 @@ public final class Session: Sendable {
                 return false
             }
             activity.idleSweeps += 1
-            return activity.idleSweeps >= limit
+            return activity.idleSweeps > limit
         }
     }
 

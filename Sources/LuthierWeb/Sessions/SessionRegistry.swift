@@ -6,8 +6,8 @@ import Synchronization
 /// Capped, so that a flood of new visitors gets a polite 503 instead of exhausting memory; idle
 /// sessions are dropped by `sweep()`, which the session service calls on a timer.
 public final class SessionRegistry: Sendable {
-    /// Idle sweeps in a row after which a session is dropped; the sweep interval is the idle
-    /// timeout divided by this, so a session goes between 1 and 1¼ idle timeouts after last use.
+    /// Full sweep intervals of idleness after which a session is dropped; the sweep interval is the
+    /// idle timeout divided by this, so a session goes between 1 and 1¼ idle timeouts after last use.
     public static let sweepsBeforeDrop = 4
 
     public let maxSessions: Int
@@ -57,7 +57,7 @@ public final class SessionRegistry: Sendable {
         return session
     }
 
-    /// One idle sweep: drops sessions idle for `sweepsBeforeDrop` sweeps in a row.
+    /// One idle sweep: drops sessions idle for more than `sweepsBeforeDrop` sweeps in a row.
     @discardableResult
     public func sweep() -> Int {
         let dropped = sessions.withLock { sessions in

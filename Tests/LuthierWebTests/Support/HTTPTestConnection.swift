@@ -12,7 +12,7 @@ struct TestRequest: Sendable {
 }
 
 /// A whole response, read to its end.
-struct TestHTTPResponse: Sendable {
+struct TestHTTPResponse: Sendable, CustomStringConvertible {
     let head: HTTPResponseHead
     let body: [UInt8]
 
@@ -22,6 +22,12 @@ struct TestHTTPResponse: Sendable {
 
     /// The single value of a header (nil if absent).
     func header(_ name: String) -> String? { head.headers.first(name: name) }
+
+    /// Short enough for a failure message.
+    var description: String {
+        let excerpt = text.count > 300 ? String(text.prefix(300)) + "…" : text
+        return "\(status) \(head.headers.map { "\($0.name): \($0.value)" }) \(excerpt.debugDescription)"
+    }
 }
 
 /// A real TCP connection to the server that sends one request and hands the response over part by

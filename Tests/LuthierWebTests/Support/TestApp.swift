@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import Hummingbird
 import Logging
@@ -22,7 +21,7 @@ struct TestApp: Sendable {
 
     let port: Int
     let services: LuthierServices
-    let clock: TestClock<Duration>
+    let clock: WatchedTestClock
     let configuration: LuthierConfiguration
     private let triggerShutdown: @Sendable () async -> Void
 
@@ -39,7 +38,7 @@ struct TestApp: Sendable {
             templatesDirectory: repositoryRoot.appendingPathComponent("Templates").path
         )
         configure(&configuration)
-        let clock = TestClock<Duration>()
+        let clock = WatchedTestClock()
         var logger = Logger(label: "luthier-test")
         logger.logLevel = .critical
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
@@ -185,12 +184,12 @@ struct TestApp: Sendable {
         return EventStreamClient(connection: connection, head: head)
     }
 
-    /// Advances the test clock, first letting the server's timers register their sleeps.
-    func advance(by duration: Duration) async {
-        for _ in 0..<100 {
-            guard (try? await clock.checkSuspension()) != nil else { break }
-        }
-        await clock.advance(by: duration)
+    /// The server's repeating timers: the idle sweep and the event-stream heartbeat.
+    static let serverTimers = 2
+
+    /// Advances the test clock; returns once every timer that fired has done its work.
+    func advance(by duration: Duration) async throws {
+        try await clock.advance(by: duration, timers: Self.serverTimers)
     }
 
     private static func withCookie(

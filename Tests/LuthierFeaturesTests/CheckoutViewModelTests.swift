@@ -1,0 +1,222 @@
+import Clocks
+import Foundation
+import LuthierDomain
+import Testing
+
+@testable import LuthierFeatures
+
+@Suite struct CheckoutViewModelTests {
+    static let guitar = Guitar(shape: .longV, color: .sky)  // $2,225
+    static let checkout = Checkout(
+        id: "checkout-1", guitar: guitar, availability: .available, estimate: BuildEstimate(months: 3),
+        shippingOptions: ShippingOption.standard
+    )
+
+    struct Harness {
+        let clock = TestClock()
+        let rates = FakeExchangeRates()
+        let workshop = FakeWorkshop()
+        let model: CheckoutViewModel
+        let pipeline: Task<Void, Never>
+
+        init(checkout: Checkout = CheckoutViewModelTests.checkout) {
+            model = CheckoutViewModel(
+                checkout: checkout,
+                environment: .test(clock: clock, workshop: workshop.client, exchangeRates: rates.client),
+                sessionKey: "session"
+            )
+            pipeline = Task { [model] in await model.run() }
+        }
+
+        func finish() async {
+            model.close()
+            await pipeline.value
+        }
+    }
+
+    @Test func opensInDollarsWithEveryPriceShownAndNothingFetched() async {
+        let harness = Harness()
+        let output = harness.model.currentOutput
+        #expect(output.basePrice == "$2,000")
+        #expect(output.additions == "$225")
+        #expect(output.shipping == "Free")
+        #expect(output.grandTotal == "$2,225")
+        #expect(output.shippingOptions.map(\.price) == ["Free", "$100", "$250"])
+        #expect(output.shippingOptions.map(\.name) == ["Pickup", "Ground", "Express"])
+        #expect(output.estimate == "About 3 months")
+        #expect(output.availability == "Available")
+        #expect(output.orderButtonLabel == "Order now")
+        #expect(!output.isOrderDisabled)
+        #expect(output.currencies.filter(\.isSelected).map(\.code) == ["USD"])
+        #expect(harness.rates.fetches.isEmpty)
+        await harness.finish()
+    }
+
+    @Test func shippingChangesTheRowAndTheGrandTotalAtOnce() async {
+        let harness = Harness()
+        await harness.model.selectShipping(.express)
+        let output = harness.model.currentOutput
+        #expect(output.shipping == "$250")
+        #expect(output.grandTotal == "$2,475")
+        #expect(output.deliveryTime == "1 week")
+        #expect(output.shippingOptions.filter(\.isSelected).map(\.value) == ["express"])
+        await harness.finish()
+    }
+
+    @Test func threeQuickCurrencyClicksFetchOneRateAfterTheDebounce() async {
+        let harness = Harness()
+        await harness.model.selectCurrency(.gbp)
+        await harness.model.selectCurrency(.ils)
+        await harness.model.selectCurrency(.eur)
+
+        // The picker shows the choice at once; the prices wait, as placeholders, and no order.
+        var output = harness.model.currentOutput
+        #expect(output.currencies.filter(\.isSelected).map(\.code) == ["EUR"])
+        #expect(output.grandTotal == "…")
+        #expect(output.shippingOptions.map(\.price) == ["Free", "…", "…"])
+        #expect(output.isOrderDisabled)
+
+        await harness.clock.advance(by: .milliseconds(499))
+        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(
+            await advance(harness.clock, by: .milliseconds(1)) {
+                harness.rates.fetches == [.eur] && !harness.model.currentOutput.arePricesPending
+            }
+        )
+
+        output = harness.model.currentOutput
+        #expect(output.basePrice == "€1,660")
+        #expect(output.grandTotal == "€1,847")  // 2,225 × 0.83 = 1,846.75
+        #expect(output.shippingOptions.map(\.price) == ["Free", "€83", "€208"])
+        #expect(output.parts.map(\.pricedName) == ["Long V (+€62)", "Sky (+€124)", "Mahogany", "Rosewood"])
+        #expect(output.ratesNote?.hasPrefix("EUR rates as of ") == true)
+        #expect(!output.isOrderDisabled)
+        #expect(harness.rates.fetches == [.eur])
+        await harness.finish()
+    }
+
+    @Test func expressInShekelsRoundsHalfToEven() async {
+        let harness = Harness()
+        await harness.model.selectShipping(.express)
+        await harness.model.selectCurrency(.ils)
+        #expect(
+            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
+                !harness.model.currentOutput.arePricesPending
+            }
+        )
+        #expect(harness.model.currentOutput.shipping == "₪812")
+        await harness.finish()
+    }
+
+    @Test func choosingTheCurrencyAlreadyShownFetchesNothing() async {
+        let harness = Harness()
+        await harness.model.selectCurrency(.eur)
+        await harness.model.selectCurrency(.usd)
+        await harness.clock.advance(by: .seconds(1))
+        #expect(await settle { !harness.model.currentOutput.arePricesPending })
+        await harness.clock.advance(by: .seconds(1))
+        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(harness.model.currentOutput.grandTotal == "$2,225")
+        await harness.finish()
+    }
+
+    @Test func aFailedRateNeverShowsDollarsUnderAnotherSymbolAndCanBeRetried() async {
+        let harness = Harness()
+        harness.rates.fail(.gbp)
+        await harness.model.selectCurrency(.gbp)
+        #expect(harness.model.currentOutput.grandTotal == "…")
+        #expect(
+            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
+                harness.model.currentOutput.notice != nil
+            }
+        )
+
+        let output = harness.model.currentOutput
+        #expect(output.currencies.filter(\.isSelected).map(\.code) == ["USD"])
+        #expect(output.grandTotal == "$2,225")
+        #expect(output.notice == "GBP prices are unavailable right now; showing prices in USD.")
+        #expect(!output.isOrderDisabled)
+
+        // Chosen again, it is fetched again (duplicates are dropped against what is shown).
+        await harness.model.selectCurrency(.gbp)
+        #expect(
+            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
+                harness.rates.fetches == [.gbp, .gbp]
+            }
+        )
+        await harness.finish()
+    }
+
+    @Test func orderingIsOnceHoweverOftenItIsAsked() async throws {
+        let harness = Harness()
+        harness.workshop.closeGate()
+        let model = harness.model
+        let orders = Task {
+            try await withThrowingTaskGroup(of: Order.self) { group in
+                for _ in 0..<50 { group.addTask { try await model.placeOrder() } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(await settle { harness.workshop.waitingCalls == 1 })
+        #expect(harness.model.currentOutput.orderButtonLabel == "Ordering…")
+        #expect(harness.model.currentOutput.isOrderDisabled)
+        harness.workshop.openGate()
+
+        let placed = try await orders.value
+        #expect(placed.count == 50)
+        #expect(Set(placed.map(\.number)) == ["LU-TEST01"])
+        #expect(harness.workshop.counts.placeOrder == 1)
+        let output = harness.model.currentOutput
+        #expect(output.confirmation?.number == "LU-TEST01")
+        #expect(output.confirmation?.link == "/orders/LU-TEST01?key=key")
+        _ = try await harness.model.placeOrder()
+        #expect(harness.workshop.counts.placeOrder == 1)
+        await harness.finish()
+    }
+
+    @Test func theOrderCarriesTheShownCurrencyRateAndAmounts() async throws {
+        let harness = Harness()
+        await harness.model.selectShipping(.ground)
+        await harness.model.selectCurrency(.ils)
+        #expect(
+            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
+                !harness.model.currentOutput.arePricesPending
+            }
+        )
+        let order = try await harness.model.placeOrder()
+        #expect(order.currency == .ils)
+        #expect(order.rate == Decimal(string: "3.25"))
+        #expect(order.quote.total.minorUnits == 755_625)  // (2,225 + 100) × 3.25
+        #expect(order.shipping == .ground)
+        #expect(order.sessionKey == "session")
+        await harness.finish()
+    }
+
+    @Test func anUnavailableModelCannotBeOrdered() async {
+        let harness = Harness(
+            checkout: Checkout(
+                id: "c", guitar: Self.guitar, availability: .unavailable(missing: ["Koa body blanks"]),
+                estimate: BuildEstimate(months: 4), shippingOptions: ShippingOption.standard
+            )
+        )
+        let output = harness.model.currentOutput
+        #expect(output.orderButtonLabel == "Model unavailable")
+        #expect(output.isOrderDisabled)
+        #expect(output.availability == "Currently unavailable")
+        await #expect(throws: CheckoutViewModel.OrderFailure.self) { try await harness.model.placeOrder() }
+        #expect(harness.workshop.counts.placeOrder == 0)
+        await harness.finish()
+    }
+
+    @Test func woodThatRanOutMeanwhileRefusesTheOrderAndSaysSo() async {
+        let harness = Harness()
+        harness.workshop.refuseOrders(with: .unavailable(missing: ["Ebony fretboards"]))
+        await #expect(throws: CheckoutViewModel.OrderFailure.self) { try await harness.model.placeOrder() }
+        let output = harness.model.currentOutput
+        #expect(output.availability == "Currently unavailable")
+        #expect(output.orderButtonLabel == "Model unavailable")
+        #expect(output.notice?.contains("Ebony fretboards") == true)
+        #expect(output.confirmation == nil)
+        await harness.finish()
+    }
+}
