@@ -149,7 +149,10 @@ struct BuildControllerTests {
         arguments: [
             ("shape=longV", "Natural Long V with Mahogany body and Rosewood fretboard", "$2,075"),
             ("color=sky&body=koa", "Sky Casual with Koa body and Rosewood fretboard", "$2,250"),
-            ("fretboard=ebony&shape=sharpV&color=dusk", "Dusk Sharp V with Mahogany body and Ebony fretboard", "$2,200"),
+            (
+                "fretboard=ebony&shape=sharpV&color=dusk", "Dusk Sharp V with Mahogany body and Ebony fretboard",
+                "$2,200"
+            ),
             (
                 "shape=sharpV&color=sky&body=blackLimba&fretboard=blackLimba",
                 "Sky Sharp V with Black Limba body and Black Limba fretboard", "$2,520"
@@ -260,7 +263,8 @@ struct BuildControllerTests {
         try await TestApp.run { app in
             let response = try await app.post(form: "shape=banjo")
             #expect(response.status == 422)
-            #expect(response.text == "Field 'shape' cannot be 'banjo'; allowed values: casual, chunky, longV, sharpV.\n")
+            #expect(
+                response.text == "Field 'shape' cannot be 'banjo'; allowed values: casual, chunky, longV, sharpV.\n")
             #expect(response.header("Cache-Control") == "no-store")
         }
     }
@@ -299,7 +303,10 @@ struct BuildControllerTests {
         arguments: [
             ("application/json", "{\"shape\":\"longV\"}"),
             ("text/plain", "shape=longV"),
-            ("multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"shape\"\r\n\r\nlongV\r\n--x--"),
+            (
+                "multipart/form-data; boundary=x",
+                "--x\r\nContent-Disposition: form-data; name=\"shape\"\r\n\r\nlongV\r\n--x--"
+            ),
             (nil, "shape=longV"),
         ] as [(String?, String)]
     )
@@ -337,7 +344,8 @@ struct BuildControllerTests {
             #expect(tooLarge.text.contains("larger than \(atLimit.utf8.count) bytes"), "\(tooLarge.text)")
             #expect(try await app.page(cookie: cookie).description == Self.defaultDescription)
 
-            let padded = try await app.scriptPost(form: "shape=longV&" + String(repeating: "x", count: 4_000), cookie: cookie)
+            let padded = try await app.scriptPost(
+                form: "shape=longV&" + String(repeating: "x", count: 4_000), cookie: cookie)
             #expect(padded.status == 413)
             #expect(try await app.page(cookie: cookie).description == Self.defaultDescription)
 

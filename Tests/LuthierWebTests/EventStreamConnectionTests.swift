@@ -92,7 +92,9 @@ struct EventStreamConnectionTests {
             let (firstID, first) = try await stream.nextPatch()
             #expect(firstID > openingID)
             #expect(
-                first.targets == ["guitar-picture", "guitar-description", "guitar-price", "picker-shape", "checkout-action"]
+                first.targets == [
+                    "guitar-picture", "guitar-description", "guitar-price", "picker-shape", "checkout-action",
+                ]
             )
             #expect(first.html("guitar-description") == "Natural Long V with Mahogany body and Rosewood fretboard")
             #expect(first.html("guitar-price") == "$2,075")

@@ -87,7 +87,9 @@ struct SameOriginMiddlewareTests {
     @Test("pages and event streams are not posts: a cross-site GET is served")
     func crossSiteGet() async throws {
         try await TestApp.run { app in
-            let response = try await app.get(headers: [("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site")])
+            let response = try await app.get(headers: [
+                ("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site"),
+            ])
             #expect(response.status == 200)
         }
     }

@@ -47,7 +47,8 @@ struct SecurityHeadersMiddlewareTests {
             let stream = try await app.openEventStream(cookie: cookie)
             #expect(stream.head.status.code == 200)
             #expect(stream.head.headers.first(name: "X-Content-Type-Options") == "nosniff")
-            #expect(stream.head.headers.first(name: "Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+            #expect(
+                stream.head.headers.first(name: "Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
             await stream.close()
         }
     }

@@ -1,6 +1,6 @@
-import Testing
 import Clocks
 import LuthierFeatures
+import Testing
 
 @testable import LuthierWeb
 
@@ -56,7 +56,8 @@ struct SessionRegistryTests {
 
     @Test("the registry finds only ids it issued, and only while they live")
     func lookUp() async throws {
-        let renderer = try await PageRenderer(directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
+        let renderer = try await PageRenderer(
+            directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
         let registry = SessionRegistry(maxSessions: 2, renderer: renderer, environment: .webTest(clock: TestClock()))
         let session = try #require(registry.createSession() as Session?)
         #expect(registry.session(forCookie: session.id.rawValue) === session)

@@ -30,7 +30,9 @@ struct URLEncodedFormTests {
 
     @Test(
         "malformed input is refused, not guessed at",
-        arguments: ["%", "a=%", "a=%4", "a=%4G", "a=%G4", "%zz=1", "a=%%41", "=v", "=", "a=1&=2", "a=%FF", "a=%C3", "a=%C3%28"]
+        arguments: [
+            "%", "a=%", "a=%4", "a=%4G", "a=%G4", "%zz=1", "a=%%41", "=v", "=", "a=1&=2", "a=%FF", "a=%C3", "a=%C3%28",
+        ]
     )
     func malformed(_ body: String) {
         #expect(throws: FieldError.self) { try URLEncodedForm.parse(body) }
