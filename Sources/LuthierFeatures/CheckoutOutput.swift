@@ -71,7 +71,8 @@ public struct CheckoutOutput: Hashable, Sendable {
         shipping = pending ? Self.placeholder : quote.shipping.formattedOrFree()
         grandTotal = pending ? Self.placeholder : quote.total.formatted()
         arePricesPending = pending
-        ratesNote = rate.currency == .usd || pending ? nil : "\(rate.currency.code) rates as of \(Self.format(rate.asOf))"
+        ratesNote =
+            rate.currency == .usd || pending ? nil : "\(rate.currency.code) rates as of \(Self.format(rate.asOf))"
         notice = state.notice
         isOrdering = state.isOrdering
         if let order = state.order {

@@ -38,6 +38,7 @@ public struct CheckoutState: Hashable, Sendable {
 
     /// The chosen shipping option as the workshop offered it.
     public var shippingOption: ShippingOption {
-        checkout.shippingOptions.first { $0.method == shipping } ?? ShippingOption(method: shipping, price: shipping.price)
+        checkout.shippingOptions.first { $0.method == shipping }
+            ?? ShippingOption(method: shipping, price: shipping.price)
     }
 }

@@ -20,13 +20,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The folder with the Mustache templates (default: the repository's Templates/).")
     var templates: String?
 
-    @Option(help: "The SQLite file holding the workshop's stock and orders (created if missing; ':memory:' for a throwaway).")
+    @Option(
+        help:
+            "The SQLite file holding the workshop's stock and orders (created if missing; ':memory:' for a throwaway).")
     var database = "luthier.sqlite"
 
-    @Option(help: "A JSON exchange-rate provider answering {\"base\":\"USD\",\"rates\":{\"EUR\":0.83,…}}; without it the built-in rates are used.")
+    @Option(
+        help:
+            "A JSON exchange-rate provider answering {\"base\":\"USD\",\"rates\":{\"EUR\":0.83,…}}; without it the built-in rates are used."
+    )
     var ratesURL: String?
 
-    @Flag(help: "Make the workshop take the original app's times (1–2 s availability, …) so a demo shows the loading states.")
+    @Flag(
+        help:
+            "Make the workshop take the original app's times (1–2 s availability, …) so a demo shows the loading states."
+    )
     var simulateLatency = false
 
     @Option(help: "Minutes a session may go unused before it is dropped.")
@@ -48,7 +56,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var logger = Logger(label: "luthier")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         let configuration = LuthierConfiguration(
             host: host,
             port: port,

@@ -14,6 +14,7 @@ enum ServerAddresses {
             default: continue
             }
         }
-        return urls.isEmpty ? ["http://127.0.0.1:\(port)"] : urls.sorted { $0.contains("127.0.0.1") && !$1.contains("127.0.0.1") }
+        return urls.isEmpty
+            ? ["http://127.0.0.1:\(port)"] : urls.sorted { $0.contains("127.0.0.1") && !$1.contains("127.0.0.1") }
     }
 }

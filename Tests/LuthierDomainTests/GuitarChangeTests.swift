@@ -29,7 +29,9 @@ import Testing
         let message = FieldError.invalidValue(field: .shape, value: "round").message
         #expect(message.contains("'shape'"))
         #expect(message.contains("casual, chunky, longV, sharpV"))
-        #expect(FieldError.invalidValue(field: .fretboard, value: "x").message.contains("rosewood, birdseyeMaple, ebony, blackLimba"))
+        #expect(
+            FieldError.invalidValue(field: .fretboard, value: "x").message.contains(
+                "rosewood, birdseyeMaple, ebony, blackLimba"))
         #expect(FieldError.unknownField(name: "neck", allowed: ["shape"]).message.contains("'neck'"))
     }
 

@@ -32,8 +32,10 @@ import Testing
 
     @Test func conversionRoundsHalfToEvenAtTheMinorUnit() {
         // 1 cent × 0.5 = 0.5 minor units → 0 (even); 3 cents × 0.5 = 1.5 → 2.
-        #expect(Money(minorUnits: 1, currency: .usd).converted(to: .eur, rate: Decimal(string: "0.5") ?? 0).minorUnits == 0)
-        #expect(Money(minorUnits: 3, currency: .usd).converted(to: .eur, rate: Decimal(string: "0.5") ?? 0).minorUnits == 2)
+        #expect(
+            Money(minorUnits: 1, currency: .usd).converted(to: .eur, rate: Decimal(string: "0.5") ?? 0).minorUnits == 0)
+        #expect(
+            Money(minorUnits: 3, currency: .usd).converted(to: .eur, rate: Decimal(string: "0.5") ?? 0).minorUnits == 2)
     }
 
     @Test func zeroReadsFreeWhereShippingSaysSo() {

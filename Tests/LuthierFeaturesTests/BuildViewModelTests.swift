@@ -14,7 +14,9 @@ import Testing
         #expect(output.pickers.map(\.title) == ["Shape", "Color", "Body", "Fretboard"])
         #expect(output.pickers.map(\.selectedLabel) == ["Casual", "Natural", "Mahogany", "Rosewood"])
         #expect(
-            output.picker(for: .shape)?.options.map(\.label) == ["Casual", "Chunky", "Long V (+$75)", "Sharp V (+$100)"]
+            output.picker(for: .shape)?.options.map(\.label) == [
+                "Casual", "Chunky", "Long V (+$75)", "Sharp V (+$100)",
+            ]
         )
         #expect(output.artwork == GuitarArtwork(guitar: .standard))
     }
@@ -35,7 +37,9 @@ import Testing
     }
 
     @Test func startOverReturnsToTheStandardGuitar() async {
-        let model = BuildViewModel(state: BuildState(guitar: Guitar(shape: .sharpV, color: .dusk, body: .koa)), environment: .test(), sessionKey: "session")
+        let model = BuildViewModel(
+            state: BuildState(guitar: Guitar(shape: .sharpV, color: .dusk, body: .koa)), environment: .test(),
+            sessionKey: "session")
         await model.send(.startOver)
         #expect(model.currentOutput.guitar == .standard)
         #expect(await model.currentState == BuildState())

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct LuthierEnvironmentLiveTests {
     @Test func theLiveSystemRunsOnRealTimeWithTheEmbeddedRatesAndAFreshStore() async throws {
-        let system = try LiveSystem(databasePath: ":memory:", ratesURL: nil, simulateLatency: false, logger: .init(label: "test"))
+        let system = try LiveSystem(
+            databasePath: ":memory:", ratesURL: nil, simulateLatency: false, logger: .init(label: "test"))
         let elapsed = try await Self.timeOfSleep(.milliseconds(5), on: system.environment.clock)
         #expect(elapsed >= .milliseconds(5))
         #expect(try await system.environment.exchangeRates.rate(.eur).perDollar == Decimal(string: "0.83"))

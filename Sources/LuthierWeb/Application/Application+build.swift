@@ -51,7 +51,7 @@ public func buildApplicationWithServices(
     )
     let app = Application(
         router: router,
-        server: .http1(additionalChannelHandlers: [PeerCloseHandler()]),
+        server: .http1(configuration: .init(additionalChannelHandlers: [PeerCloseHandler()])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
         services: [sessionService],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
@@ -68,7 +68,8 @@ public func buildRouter(
     let responses = ResponseFactory(renderer: services.renderer)
     let router = Router(context: LuthierRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
+    router.add(
+        middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
     router.add(middleware: SameOriginMiddleware { error, request in responses.error(error, for: request) })
     let sessions = SessionResolver(registry: services.registry, responses: responses)
     let forms = FormReader(maxBytes: configuration.maxFormBytes)

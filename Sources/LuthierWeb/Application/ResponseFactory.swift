@@ -26,7 +26,8 @@ struct ResponseFactory: Sendable {
             request.headers[.xRequestedWith] == nil && (request.headers[.accept]?.contains("text/html") ?? false)
         if wantsHTML {
             headers[.contentType] = "text/html; charset=utf-8"
-            let page = ErrorPage(status: Int(error.status.code), reason: error.status.reasonPhrase, message: error.message)
+            let page = ErrorPage(
+                status: Int(error.status.code), reason: error.status.reasonPhrase, message: error.message)
             return Response(
                 status: error.status,
                 headers: headers,

@@ -33,7 +33,8 @@ struct CheckoutController: Sendable {
             do {
                 _ = try await session.build.checkout()
             } catch {
-                throw UserFacingError(.serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
+                throw UserFacingError(
+                    .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
             }
             return sessions.done(request, redirect: "/checkout")
         }
@@ -120,7 +121,8 @@ struct CheckoutController: Sendable {
         do {
             order = try await environment.workshop.order(number)
         } catch {
-            return responses.error(UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5), for: request)
+            return responses.error(
+                UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5), for: request)
         }
         guard let order else { return notFound }
         let key = request.uri.queryParameters.get("key") ?? ""

@@ -19,7 +19,8 @@ struct SessionResolver: Sendable {
             return (session, false)
         }
         guard let session = registry.createSession() else {
-            throw UserFacingError(.serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60)
+            throw UserFacingError(
+                .serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60)
         }
         return (session, true)
     }
@@ -35,7 +36,8 @@ struct SessionResolver: Sendable {
         } catch let error as UserFacingError {
             return responses.error(error, for: request)
         } catch {
-            return responses.error(UserFacingError(.internalServerError, "Something went wrong; please try again."), for: request)
+            return responses.error(
+                UserFacingError(.internalServerError, "Something went wrong; please try again."), for: request)
         }
     }
 

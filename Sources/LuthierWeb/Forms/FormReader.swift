@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import LuthierDomain
+import NIOCore
 
 /// Reads a posted form body with the checks every form route needs: the content type, a size
 /// limit, and strict decoding, each failing with a message the customer can act on.
@@ -51,7 +51,8 @@ struct FormReader: Sendable {
         guard fields.count == 1, let value = fields.first?.value else {
             throw UserFacingError(
                 .unprocessableContent,
-                fields.isEmpty ? "Field '\(name)' is required." : "Field '\(name)' was sent more than once; send it once."
+                fields.isEmpty
+                    ? "Field '\(name)' is required." : "Field '\(name)' was sent more than once; send it once."
             )
         }
         return value

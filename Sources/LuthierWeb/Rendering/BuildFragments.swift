@@ -34,7 +34,8 @@ enum BuildFragments {
         }
         for picker in new.pickers where old?.pickers.first(where: { $0.field == picker.field }) != picker {
             fragments.append(
-                Fragment(target: pickerTarget(picker.field), html: renderer.render(picker, template: "fragments/picker"))
+                Fragment(
+                    target: pickerTarget(picker.field), html: renderer.render(picker, template: "fragments/picker"))
             )
         }
         if old?.checkoutButton != new.checkoutButton {

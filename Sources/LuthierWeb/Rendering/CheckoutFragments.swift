@@ -16,13 +16,16 @@ enum CheckoutFragments {
             if differs { fragments.append(Fragment(target: target, html: renderer.render(new, template: template))) }
         }
         add(parts, "fragments/checkout-parts", if: old?.parts != new.parts)
-        add(details, "fragments/checkout-details", if: old?.estimate != new.estimate || old?.availability != new.availability)
+        add(
+            details, "fragments/checkout-details",
+            if: old?.estimate != new.estimate || old?.availability != new.availability)
         add(shipping, "fragments/checkout-shipping", if: old?.shippingOptions != new.shippingOptions)
         add(currency, "fragments/checkout-currency", if: old?.currencies != new.currencies)
         add(
             totals, "fragments/checkout-totals",
             if: old?.basePrice != new.basePrice || old?.additions != new.additions || old?.shipping != new.shipping
-                || old?.grandTotal != new.grandTotal || old?.ratesNote != new.ratesNote || old?.deliveryTime != new.deliveryTime
+                || old?.grandTotal != new.grandTotal || old?.ratesNote != new.ratesNote
+                || old?.deliveryTime != new.deliveryTime
         )
         add(
             order, "fragments/checkout-order",
