@@ -219,7 +219,7 @@ struct StaticAssetMiddlewareTests {
                 #expect(png.status == .ok)
                 #expect(png.headers[.contentEncoding] == nil)
                 #expect(png.headers[.contentType] == "image/png")
-                #expect(Array(buffer: png.body) == StaticAssetFixture.pngBytes)
+                #expect(png.body == ByteBuffer(bytes: StaticAssetFixture.pngBytes))
             }
         }
     }
