@@ -89,6 +89,7 @@ let package = Package(
             name: "LuthierWebTests",
             dependencies: [
                 "LuthierWeb",
+                "LuthierLive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -37,11 +37,18 @@ final class HTTPTestConnection: Sendable {
 
     private let channel: any Channel
     private let parts: AsyncTestQueue<HTTPClientResponsePart>
+    private let sent: AsyncTestQueue<Void>
     private let pump: Task<Void, Never>
 
-    private init(channel: any Channel, parts: AsyncTestQueue<HTTPClientResponsePart>, pump: Task<Void, Never>) {
+    private init(
+        channel: any Channel,
+        parts: AsyncTestQueue<HTTPClientResponsePart>,
+        sent: AsyncTestQueue<Void>,
+        pump: Task<Void, Never>
+    ) {
         self.channel = channel
         self.parts = parts
+        self.sent = sent
         self.pump = pump
     }
 
@@ -59,7 +66,9 @@ final class HTTPTestConnection: Sendable {
                 }
             }
         let parts = AsyncTestQueue<HTTPClientResponsePart>()
+        let sent = AsyncTestQueue<Void>()
         let pump = Task {
+            defer { sent.finish() }
             do {
                 try await asyncChannel.executeThenClose { inbound, outbound in
                     var head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.path)
@@ -75,6 +84,7 @@ final class HTTPTestConnection: Sendable {
                         try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
                     }
                     try await outbound.write(.end(nil))
+                    sent.push(())
                     for try await part in inbound {
                         parts.push(part)
                         if case .end = part { break }
@@ -85,7 +95,14 @@ final class HTTPTestConnection: Sendable {
                 parts.finish(throwing: error)
             }
         }
-        return HTTPTestConnection(channel: asyncChannel.channel, parts: parts, pump: pump)
+        return HTTPTestConnection(channel: asyncChannel.channel, parts: parts, sent: sent, pump: pump)
+    }
+
+    /// Returns once the whole request has been written to the socket (or the connection failed).
+    func requestSent() async throws {
+        _ = try await withTimeout(Self.timeout, waitingFor: "the request to be sent") { [sent] in
+            try await sent.next()
+        }
     }
 
     /// The response head, which must be the first part.

@@ -26,9 +26,11 @@ struct TestApp: Sendable {
     private let triggerShutdown: @Sendable () async -> Void
 
     /// Starts the application, runs `body` against it, then shuts it down gracefully and waits
-    /// (boundedly) until it has stopped.
+    /// (boundedly) until it has stopped. `environment` makes the services from the test clock
+    /// (by default, fakes that fail on any call).
     static func run<Value: Sendable>(
         configure: (inout LuthierConfiguration) -> Void = { _ in },
+        environment makeEnvironment: (WatchedTestClock) -> LuthierEnvironment = { .webTest(clock: $0) },
         _ body: @Sendable (TestApp) async throws -> Value
     ) async throws -> Value {
         var configuration = LuthierConfiguration(
@@ -44,7 +46,7 @@ struct TestApp: Sendable {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let (app, services) = try await buildApplicationWithServices(
             configuration: configuration,
-            environment: .webTest(clock: clock),
+            environment: makeEnvironment(clock),
             logger: logger,
             onServerRunning: { port in
                 portContinuation.yield(port)

@@ -1,0 +1,115 @@
+import LuthierDomain
+import LuthierFeatures
+import LuthierLive
+import Synchronization
+
+/// The shop behind the checkout tests: the real workshop on a private in-memory SQLite store and
+/// the embedded exchange rates, with the three checkout calls counted and, when `gated`, held at a
+/// gate until the test opens it.
+final class TestShop: Sendable {
+    /// How many times each of the three checkout calls ran.
+    struct Calls: Equatable, Sendable, CustomStringConvertible {
+        var availability = 0
+        var estimate = 0
+        var shippingOptions = 0
+
+        var description: String { "\(availability)/\(estimate)/\(shippingOptions)" }
+    }
+
+    let store: WorkshopStore
+    let gate: Gate
+    private let counts = Mutex(Calls())
+    private let madeIDs = Mutex(0)
+
+    init(gated: Bool = false) throws {
+        store = try WorkshopStore(path: ":memory:")
+        gate = Gate(isOpen: !gated)
+    }
+
+    var calls: Calls { counts.withLock { $0 } }
+
+    /// Checkouts made (each gets an id).
+    var checkoutsMade: Int { madeIDs.withLock { $0 } }
+
+    /// The environment the application runs with, on the test clock.
+    func environment(clock: WatchedTestClock) -> LuthierEnvironment {
+        let live = WorkshopClient.live(store: store, clock: clock, simulatedLatency: false)
+        var workshop = live
+        workshop.availability = { [self] guitar in
+            counts.withLock { $0.availability += 1 }
+            await gate.wait()
+            return try await live.availability(guitar)
+        }
+        workshop.estimate = { [self] guitar in
+            counts.withLock { $0.estimate += 1 }
+            await gate.wait()
+            return try await live.estimate(guitar)
+        }
+        workshop.shippingOptions = { [self] guitar in
+            counts.withLock { $0.shippingOptions += 1 }
+            await gate.wait()
+            return try await live.shippingOptions(guitar)
+        }
+        return LuthierEnvironment(
+            clock: clock,
+            workshop: workshop,
+            exchangeRates: .embedded(),
+            makeID: { [self] in
+                madeIDs.withLock { count in
+                    count += 1
+                    return "checkout-\(count)"
+                }
+            }
+        )
+    }
+
+    /// Runs `body` against the real application on a fresh shop; the gate is opened before the
+    /// application stops, so that no request is left waiting on it.
+    static func run(
+        gated: Bool = false,
+        _ body: @Sendable (TestApp, TestShop) async throws -> Void
+    ) async throws {
+        let shop = try TestShop(gated: gated)
+        try await TestApp.run(environment: shop.environment(clock:)) { app in
+            defer { shop.gate.open() }
+            try await body(app, shop)
+        }
+    }
+}
+
+/// Holds whoever waits on it until it is opened; once open, it lets everyone through.
+final class Gate: Sendable {
+    private struct State {
+        var isOpen: Bool
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(isOpen: Bool) {
+        state = Mutex(State(isOpen: isOpen))
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let passes = state.withLock { state in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if passes { continuation.resume() }
+        }
+    }
+
+    /// How many are waiting now.
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
