@@ -33,7 +33,9 @@ public enum URLEncodedForm {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(UInt8.init(hexDigit:)),
+                    let low = iterator.next().flatMap(UInt8.init(hexDigit:))
+                else {
                     throw .malformedForm(reason: "a percent escape is not two hex digits")
                 }
                 bytes.append(high << 4 | low)
@@ -47,12 +49,4 @@ public enum URLEncodedForm {
         return decoded
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -126,7 +126,8 @@ public struct StaticAssetCatalog: Sendable {
         while index < raw.count {
             let byte = raw[index]
             if byte == UInt8(ascii: "%") {
-                guard index + 2 < raw.count, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2])
+                guard index + 2 < raw.count, let high = UInt8(hexDigit: raw[index + 1]),
+                    let low = UInt8(hexDigit: raw[index + 2])
                 else { return nil }
                 let value = high << 4 | low
                 // An encoded separator or NUL would let a single "segment" smuggle a path; never legitimate here.
@@ -144,15 +145,6 @@ public struct StaticAssetCatalog: Sendable {
             guard !segment.isEmpty, segment != ".", segment != ".." else { return nil }
         }
         return key
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     // MARK: Loading
