@@ -1,0 +1,21 @@
+/// Everything that can happen to a cart: the input its reducer folds (`scan`).
+public enum CartAction: Hashable, Sendable {
+    /// Adds one of this guitar; the same configuration again raises its line's quantity.
+    case add(Guitar)
+    case increment(lineID: String)
+    /// Lowers a line's quantity; a line of one is removed.
+    case decrement(lineID: String)
+    case remove(lineID: String)
+    case clear
+
+    /// The analytics name of the action.
+    public var name: String {
+        switch self {
+        case .add: "add"
+        case .increment: "increment"
+        case .decrement: "decrement"
+        case .remove: "remove"
+        case .clear: "clear"
+        }
+    }
+}
