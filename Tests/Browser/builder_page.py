@@ -267,6 +267,9 @@ def submit_and_wait_for_reload(driver, button_id: str) -> None:
     """Clicks a form's button in a page without JS and waits for the next page to arrive."""
     old_page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.ID, button_id).click()
-    WebDriverWait(driver, WAIT).until(EC.staleness_of(old_page))
+    # While the page navigates, ChromeDriver can answer the staleness check with an "inspector
+    # error" instead of a stale-element error; that only means "not settled yet", so retry.
+    WebDriverWait(driver, WAIT, ignored_exceptions=(WebDriverException,)).until(
+        EC.staleness_of(old_page))
     WebDriverWait(driver, WAIT).until(
         EC.presence_of_element_located((By.CSS_SELECTOR, "form#build-form")))

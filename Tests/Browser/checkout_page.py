@@ -219,7 +219,10 @@ def submit_and_wait_for_page(driver, button_locator: tuple[str, str], landing_cs
     button = driver.find_element(*button_locator)
     assert button.is_displayed(), f"{button_locator} must be visible without JS"
     button.click()
-    WebDriverWait(driver, WAIT).until(EC.staleness_of(old_page))
+    # While the page navigates, ChromeDriver can answer the staleness check with an "inspector
+    # error" instead of a stale-element error; that only means "not settled yet", so retry.
+    WebDriverWait(driver, WAIT, ignored_exceptions=(WebDriverException,)).until(
+        EC.staleness_of(old_page))
     WebDriverWait(driver, WAIT).until(
         EC.presence_of_element_located((By.CSS_SELECTOR, landing_css)))
 
