@@ -51,13 +51,7 @@ struct CheckoutController: Sendable {
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
     @Sendable func shipping(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.handle(request) { session in
-            let value = try await forms.singleField("option", of: request)
-            guard let method = ShippingMethod(rawValue: value) else {
-                throw UserFacingError(
-                    .unprocessableContent,
-                    "Field 'option' cannot be '\(value)'; allowed values: \(ShippingMethod.allCases.map(\.rawValue).joined(separator: ", "))."
-                )
-            }
+            let method = try await forms.singleOption("option", of: request, as: ShippingMethod.self)
             try await checkout(of: session).selectShipping(method)
             return sessions.done(request, redirect: "/checkout")
         }
@@ -66,13 +60,7 @@ struct CheckoutController: Sendable {
     /// `POST /checkout/currency` with `currency` = USD | EUR | GBP | ILS.
     @Sendable func currency(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.handle(request) { session in
-            let value = try await forms.singleField("currency", of: request)
-            guard let currency = Currency(rawValue: value) else {
-                throw UserFacingError(
-                    .unprocessableContent,
-                    "Field 'currency' cannot be '\(value)'; allowed values: \(Currency.allCases.map(\.code).joined(separator: ", "))."
-                )
-            }
+            let currency = try await forms.singleOption("currency", of: request, as: Currency.self)
             try await checkout(of: session).selectCurrency(currency)
             return sessions.done(request, redirect: "/checkout")
         }

@@ -57,4 +57,22 @@ struct FormReader: Sendable {
         }
         return value
     }
+
+    /// The one field a post must carry, read as one of a closed set of options; any other value is
+    /// refused naming the field and every allowed value.
+    func singleOption<Option: CaseIterable & RawRepresentable>(
+        _ name: String,
+        of request: Request,
+        as type: Option.Type
+    ) async throws(UserFacingError) -> Option where Option.RawValue == String {
+        let value = try await singleField(name, of: request)
+        guard let option = Option(rawValue: value) else {
+            let allowed = Option.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UserFacingError(
+                .unprocessableContent,
+                "Field '\(name)' cannot be '\(value)'; allowed values: \(allowed)."
+            )
+        }
+        return option
+    }
 }
