@@ -37,12 +37,7 @@ public struct CheckoutOutput: Hashable, Sendable {
         checkoutID = state.checkout.id
         artwork = GuitarArtwork(guitar: guitar)
         description = guitar.description
-        parts = [
-            PartRow(title: "Shape", name: guitar.shape.name, surcharge: guitar.shape.price, price: price),
-            PartRow(title: "Color", name: guitar.color.name, surcharge: guitar.color.price, price: price),
-            PartRow(title: "Body", name: guitar.body.name, surcharge: guitar.body.price, price: price),
-            PartRow(title: "Fretboard", name: guitar.fretboard.name, surcharge: guitar.fretboard.price, price: price),
-        ]
+        parts = PartRow.parts(of: guitar, price: price)
         estimate = state.checkout.estimate.label
         availability = state.availability.label
         isAvailable = state.availability.isAvailable
@@ -104,6 +99,16 @@ public struct PartRow: Hashable, Sendable {
     init(title: String, name: String, surcharge: Money, price: (Money) -> String) {
         self.title = title
         pricedName = surcharge.isZero ? name : "\(name) (+\(price(surcharge)))"
+    }
+
+    /// The four parts of `guitar`, each surcharge shown by `price` (a conversion, or a placeholder).
+    public static func parts(of guitar: Guitar, price: (Money) -> String) -> [PartRow] {
+        [
+            PartRow(title: "Shape", name: guitar.shape.name, surcharge: guitar.shape.price, price: price),
+            PartRow(title: "Color", name: guitar.color.name, surcharge: guitar.color.price, price: price),
+            PartRow(title: "Body", name: guitar.body.name, surcharge: guitar.body.price, price: price),
+            PartRow(title: "Fretboard", name: guitar.fretboard.name, surcharge: guitar.fretboard.price, price: price),
+        ]
     }
 }
 

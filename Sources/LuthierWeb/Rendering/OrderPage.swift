@@ -22,8 +22,8 @@ struct OrderPage: Sendable {
         number = order.number
         artwork = GuitarArtwork(guitar: order.guitar)
         description = order.guitar.description
-        let output = CheckoutOutput(state: CheckoutState(order: order))
-        parts = output.parts
+        let rate = ExchangeRate(currency: order.currency, perDollar: order.rate, asOf: order.placedAt)
+        parts = PartRow.parts(of: order.guitar) { rate.convert($0).formatted() }
         shippingName = order.shipping.name
         deliveryTime = order.shipping.deliveryTime
         basePrice = order.quote.basePrice.formatted()
@@ -33,23 +33,5 @@ struct OrderPage: Sendable {
         currency = order.currency.code
         status = order.status.label
         placedAt = CheckoutOutput.format(order.placedAt)
-    }
-}
-
-extension CheckoutState {
-    /// The state an order was placed from, to show its parts priced as they were.
-    init(order: Order) {
-        self.init(
-            checkout: Checkout(
-                id: order.checkoutID,
-                guitar: order.guitar,
-                availability: .available,
-                estimate: BuildEstimate(months: 0),
-                shippingOptions: ShippingOption.standard
-            )
-        )
-        shipping = order.shipping
-        selectedCurrency = order.currency
-        shownRate = ExchangeRate(currency: order.currency, perDollar: order.rate, asOf: order.placedAt)
     }
 }
