@@ -7,7 +7,6 @@ public struct CheckoutOutput: Hashable, Sendable {
     public static let placeholder = "…"
 
     public var checkoutID: String
-    public var artwork: GuitarArtwork
     public var description: String
     public var parts: [PartRow]
     public var estimate: String
@@ -35,7 +34,6 @@ public struct CheckoutOutput: Hashable, Sendable {
         func price(_ dollars: Money) -> String { pending ? Self.placeholder : rate.convert(dollars).formatted() }
 
         checkoutID = state.checkout.id
-        artwork = GuitarArtwork(guitar: guitar)
         description = guitar.description
         parts = PartRow.parts(of: guitar, price: price)
         estimate = state.checkout.estimate.label

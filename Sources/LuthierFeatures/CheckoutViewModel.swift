@@ -18,6 +18,9 @@ public actor CheckoutViewModel {
     }
 
     public nonisolated let checkout: Checkout
+    /// The guitar's picture: drawn once, since a checkout's guitar never changes (the outputs,
+    /// published on every shipping or currency change, leave it out).
+    public nonisolated let artwork: GuitarArtwork
     private var state: CheckoutState
     private let output: CurrentValueBroadcast<CheckoutOutput>
     private let environment: LuthierEnvironment
@@ -28,6 +31,7 @@ public actor CheckoutViewModel {
 
     public init(checkout: Checkout, environment: LuthierEnvironment, sessionKey: String) {
         self.checkout = checkout
+        artwork = GuitarArtwork(guitar: checkout.guitar)
         self.environment = environment
         self.sessionKey = sessionKey
         let state = CheckoutState(checkout: checkout)

@@ -49,6 +49,7 @@ import Testing
         #expect(!output.isOrderDisabled)
         #expect(output.currencies.filter(\.isSelected).map(\.code) == ["USD"])
         #expect(harness.rates.fetches.isEmpty)
+        #expect(harness.model.artwork == GuitarArtwork(guitar: Self.guitar))
         await harness.finish()
     }
 

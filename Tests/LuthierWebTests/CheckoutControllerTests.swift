@@ -101,6 +101,11 @@ struct CheckoutControllerTests {
             #expect(page.html.contains("<h1>Your guitar</h1>"))
             #expect(page.html.contains("Earth Long V with Swamp Ash body and Ebony fretboard"))
             #expect(
+                page.html.contains(
+                    #"data-shape="longV" data-color="earth" data-body="swampAsh" data-fretboard="ebony""#
+                )
+            )
+            #expect(
                 page.parts == [
                     "Shape: Long V (+$75)", "Color: Earth (+$50)", "Body: Swamp Ash (+$80)",
                     "Fretboard: Ebony (+$100)",

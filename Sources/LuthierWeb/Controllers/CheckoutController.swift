@@ -45,7 +45,9 @@ struct CheckoutController: Sendable {
         guard let session = sessions.existing(request), let checkout = session.build.currentCheckout else {
             return responses.seeOther("/")
         }
-        return responses.page(renderer.render(CheckoutPage(output: checkout.currentOutput), template: "checkout"))
+        return responses.page(
+            renderer.render(
+                CheckoutPage(output: checkout.currentOutput, artwork: checkout.artwork), template: "checkout"))
     }
 
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
@@ -143,4 +145,5 @@ func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
 /// What the checkout template shows.
 struct CheckoutPage: Sendable {
     let output: CheckoutOutput
+    let artwork: GuitarArtwork
 }
