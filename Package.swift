@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .target(name: "LuthierDomain"),
@@ -46,7 +47,6 @@ let package = Package(
             dependencies: [
                 "LuthierDomain",
                 "LuthierFeatures",
-                "LuthierLive",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -56,11 +56,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
             name: "luthier",
             dependencies: [
+                "LuthierDomain",
+                "LuthierFeatures",
                 "LuthierWeb",
                 "LuthierLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

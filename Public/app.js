@@ -85,7 +85,8 @@
   }
 
   // Forms marked data-live post through fetch: data-live="field" posts each changed field at
-  // once (the pickers), data-live="submit" posts on submit (buttons). The event stream brings the
+  // once (the pickers), data-live="submit" posts on submit (buttons), data-live="form" posts its
+  // fields on submit (the discount code). The event stream brings the
   // new page parts back; without it (or without JavaScript) the same forms post as usual.
   document.addEventListener('change', function (event) {
     var input = event.target;
@@ -102,9 +103,10 @@
     event.preventDefault();
     var button = form.querySelector('button[type="submit"]');
     if (button) button.disabled = true;
-    var body = form.dataset.live === 'field' ? new URLSearchParams(new FormData(form)).toString() : '';
+    var body = form.dataset.live === 'submit' ? '' : new URLSearchParams(new FormData(form)).toString();
     post(form.getAttribute('action'), body).then(function (ok) {
       if (button && document.body.contains(button)) button.disabled = false;
+      if (ok && form.dataset.live === 'form') form.reset();
       // The event stream normally moves the page on; this covers a stream that is down.
       if (ok && form.dataset.then && root.dataset.live !== 'connected') {
         window.location.assign(form.dataset.then);

@@ -1,5 +1,5 @@
 /// Whether the workshop can build a guitar now, and if not, why.
-public enum Availability: Hashable, Sendable {
+public enum Availability: Hashable, Sendable, Codable {
     case available
     /// The named woods are out of stock.
     case unavailable(missing: [String])

@@ -1,5 +1,5 @@
 /// How long the workshop expects a build to take.
-public struct BuildEstimate: Hashable, Sendable {
+public struct BuildEstimate: Hashable, Sendable, Codable {
     public var months: Int
 
     public init(months: Int) {

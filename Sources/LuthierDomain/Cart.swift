@@ -2,7 +2,7 @@
 ///
 /// It changes only through `Cart.reduce`, a pure function of the previous cart and one action, so
 /// the cart is the fold (`scan`) of its action history and every rule here is testable alone.
-public struct Cart: Hashable, Sendable {
+public struct Cart: Hashable, Sendable, Codable {
     /// Handmade guitars: more than this many of one configuration is a workshop conversation,
     /// not a web order.
     public static let maximumQuantity = 10
@@ -50,6 +50,19 @@ public struct Cart: Hashable, Sendable {
             next.lines.remove(at: try next.index(of: lineID))
         case .clear:
             next.lines.removeAll()
+        }
+        return next
+    }
+
+    /// The cart once an order of `ordered` has been placed: each line lowered by what was ordered
+    /// of it, and dropped at zero. After ordering the cart as it was checked out, it is empty; a
+    /// guitar added in another tab while checking out stays.
+    public func removing(ordered: [CartLine]) -> Cart {
+        var next = self
+        for item in ordered {
+            guard let index = next.lines.firstIndex(where: { $0.id == item.id }) else { continue }
+            next.lines[index].quantity -= item.quantity
+            if next.lines[index].quantity <= 0 { next.lines.remove(at: index) }
         }
         return next
     }

@@ -18,4 +18,14 @@ public enum CartAction: Hashable, Sendable {
         case .clear: "clear"
         }
     }
+
+    /// The configuration the action is about, as its line id ("longV-sky-koa-ebony"); nil for
+    /// `clear`, which is about the whole cart.
+    public var configuration: String? {
+        switch self {
+        case .add(let guitar): CartLine.id(for: guitar)
+        case .increment(let lineID), .decrement(let lineID), .remove(let lineID): lineID
+        case .clear: nil
+        }
+    }
 }

@@ -1,5 +1,5 @@
 /// One configuration in the cart and how many of it.
-public struct CartLine: Hashable, Sendable, Identifiable {
+public struct CartLine: Hashable, Sendable, Identifiable, Codable {
     public var guitar: Guitar
     public var quantity: Int
 

@@ -1,5 +1,5 @@
 /// The currencies a customer can see prices in, in the order the picker lists them.
-public enum Currency: String, CaseIterable, Hashable, Sendable {
+public enum Currency: String, CaseIterable, Hashable, Sendable, Codable {
     case usd = "USD"
     case eur = "EUR"
     case gbp = "GBP"

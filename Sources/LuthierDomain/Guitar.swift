@@ -1,5 +1,5 @@
 /// One configured guitar: the four choices that make it, and everything that follows from them.
-public struct Guitar: Hashable, Sendable {
+public struct Guitar: Hashable, Sendable, Codable {
     public var shape: Shape
     public var color: Color
     public var body: BodyWood

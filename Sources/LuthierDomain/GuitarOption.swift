@@ -2,7 +2,7 @@
 ///
 /// Every option type lists its cases in display order, and the first case is the default, so that
 /// the pickers, the form validation and the pricing all read the same single source of truth.
-public protocol GuitarOption: CaseIterable, Hashable, Sendable, RawRepresentable
+public protocol GuitarOption: CaseIterable, Hashable, Sendable, Codable, RawRepresentable
 where RawValue == String, AllCases == [Self] {
     /// The form field that carries this option (`shape`, `color`, `body`, `fretboard`).
     static var field: GuitarField { get }

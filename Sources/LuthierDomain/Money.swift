@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Conversions go through `Decimal` and round half-to-even once, at the minor unit; display rounds
 /// half-to-even again to whole units, as the shop shows prices without cents.
-public struct Money: Hashable, Sendable, Comparable {
+public struct Money: Hashable, Sendable, Comparable, Codable {
     public var minorUnits: Int
     public var currency: Currency
 
@@ -30,6 +30,16 @@ public struct Money: Hashable, Sendable, Comparable {
     public static func + (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
         return Money(minorUnits: lhs.minorUnits + rhs.minorUnits, currency: lhs.currency)
+    }
+
+    public static func - (lhs: Money, rhs: Money) -> Money {
+        precondition(lhs.currency == rhs.currency, "subtracting \(rhs.currency) from \(lhs.currency)")
+        return Money(minorUnits: lhs.minorUnits - rhs.minorUnits, currency: lhs.currency)
+    }
+
+    /// `count` of this amount: a line of several guitars.
+    public func times(_ count: Int) -> Money {
+        Money(minorUnits: minorUnits * count, currency: currency)
     }
 
     public static func < (lhs: Money, rhs: Money) -> Bool {

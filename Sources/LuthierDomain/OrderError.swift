@@ -6,7 +6,7 @@ public enum OrderError: Error, Hashable, Sendable {
     public var message: String {
         switch self {
         case .unavailable(let missing):
-            "Sorry, this guitar just became unavailable: we are out of \(missing.joined(separator: " and ")). Nothing was ordered."
+            "Sorry, this order just became unavailable: we are out of \(missing.joined(separator: " and ")). Nothing was ordered."
         }
     }
 }

@@ -1,5 +1,5 @@
 /// How a finished guitar reaches its owner, in the order the checkout lists them.
-public enum ShippingMethod: String, CaseIterable, Hashable, Sendable {
+public enum ShippingMethod: String, CaseIterable, Hashable, Sendable, Codable {
     case pickup, ground, express
 
     public var name: String {

@@ -1,5 +1,5 @@
 /// A way to ship, with its price in US dollars, as the workshop offers it for one checkout.
-public struct ShippingOption: Hashable, Sendable {
+public struct ShippingOption: Hashable, Sendable, Codable {
     public var method: ShippingMethod
     public var price: Money
 

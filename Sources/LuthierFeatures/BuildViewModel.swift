@@ -11,6 +11,8 @@ import Synchronization
 public actor BuildViewModel {
     public enum CheckoutFailure: Error, Equatable, Sendable {
         case workshopUnreachable
+        /// A cart with no lines has nothing to check out.
+        case emptyCart
     }
 
     private var state: BuildState
@@ -19,13 +21,30 @@ public actor BuildViewModel {
     private let sessionKey: String
     private var checkoutInFlight: Task<CheckoutViewModel, any Error>?
     private let checkoutBox = Mutex<CheckoutViewModel?>(nil)
+    private let latest: Mutex<BuildState>
 
-    /// - Parameter sessionKey: the session's anonymous key; orders placed from here carry it.
-    public init(state: BuildState = BuildState(), environment: LuthierEnvironment, sessionKey: String) {
+    /// - Parameters:
+    ///   - sessionKey: the session's anonymous key; orders placed from here carry it.
+    ///   - restoredCheckout: the session's checkout as it was saved, to pick up where it was.
+    public init(
+        state: BuildState = BuildState(),
+        environment: LuthierEnvironment,
+        sessionKey: String,
+        restoredCheckout: CheckoutSnapshot? = nil
+    ) {
+        var state = state
+        state.checkoutPhase = .idle
+        state.checkout = restoredCheckout?.checkout
         self.state = state
         self.environment = environment
         self.sessionKey = sessionKey
         output = CurrentValueBroadcast(BuildOutput(state: state))
+        latest = Mutex(state)
+        if let restoredCheckout {
+            checkoutBox.withLock {
+                $0 = CheckoutViewModel(restoring: restoredCheckout, environment: environment, sessionKey: sessionKey)
+            }
+        }
     }
 
     /// Applies one input.
@@ -36,30 +55,47 @@ public actor BuildViewModel {
         apply(action)
     }
 
-    /// The checkout input: asks the workshop for availability, the estimate and the shipping
-    /// options at once (`async let`, a zip), and makes the result the session's checkout.
+    /// The checkout input for the builder's one guitar: asks the workshop for availability, the
+    /// estimate and the shipping options at once (`async let`, a zip), and makes the result the
+    /// session's checkout.
     ///
     /// Each call runs once per checkout. A second request while one is loading starts nothing: it
-    /// joins the one in flight. The calls run in a task of their own so that a closed tab cannot
-    /// abandon a checkout half-way.
+    /// joins the one in flight (whether it came from the builder or the cart). The calls run in a
+    /// task of their own so that a closed tab cannot abandon a checkout half-way.
     public func checkout() async throws -> CheckoutViewModel {
+        try await checkout([CartLine(guitar: state.guitar, quantity: 1)], source: .builder, discount: nil)
+    }
+
+    /// The checkout input for a whole cart: every line, and its discount code if still valid.
+    public func checkout(cart: Cart, discount: DiscountCode?) async throws -> CheckoutViewModel {
+        guard !cart.isEmpty else { throw CheckoutFailure.emptyCart }
+        return try await checkout(cart.lines, source: .cart, discount: discount)
+    }
+
+    private func checkout(
+        _ lines: [CartLine], source: Checkout.Source, discount: DiscountCode?
+    ) async throws -> CheckoutViewModel {
         if let inFlight = checkoutInFlight {
             return try await inFlight.value
         }
-        let guitar = state.guitar
         let environment = environment
         apply(.checkoutStarted)
         let task = Task { () throws -> CheckoutViewModel in
             do {
-                async let availability = environment.workshop.availability(guitar)
-                async let estimate = environment.workshop.estimate(guitar)
-                async let shippingOptions = environment.workshop.shippingOptions(guitar)
+                async let availability = environment.workshop.availability(lines)
+                async let estimate = environment.workshop.estimate(lines)
+                async let shippingOptions = environment.workshop.shippingOptions(lines)
+                let answers = try await availability
+                guard answers.count == lines.count else { throw CheckoutFailure.workshopUnreachable }
                 let checkout = Checkout(
                     id: environment.makeID(),
-                    guitar: guitar,
-                    availability: try await availability,
+                    source: source,
+                    lines: zip(lines, answers).map { line, availability in
+                        CheckoutLine(guitar: line.guitar, quantity: line.quantity, availability: availability)
+                    },
                     estimate: try await estimate,
-                    shippingOptions: try await shippingOptions
+                    shippingOptions: try await shippingOptions,
+                    discount: discount
                 )
                 return self.checkoutArrived(checkout)
             } catch {
@@ -93,11 +129,15 @@ public actor BuildViewModel {
 
     private func apply(_ action: BuildAction) {
         state = BuildState.reduce(state, action)
+        latest.withLock { $0 = state }
         output.send(BuildOutput(state: state))
     }
 
-    /// The current state, for persistence and tests.
+    /// The current state, for tests.
     public var currentState: BuildState { state }
+
+    /// The state after the latest applied input, without waiting: what a session saves.
+    public nonisolated var latestState: BuildState { latest.withLock { $0 } }
 
     /// The session's checkout, if one has been made and not left.
     public nonisolated var currentCheckout: CheckoutViewModel? { checkoutBox.withLock { $0 } }

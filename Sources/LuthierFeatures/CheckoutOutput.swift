@@ -7,7 +7,13 @@ public struct CheckoutOutput: Hashable, Sendable {
     public static let placeholder = "…"
 
     public var checkoutID: String
+    /// The guitar's description, or "3 guitars" for a cart.
     public var description: String
+    /// Whether this checks out a cart (lines with quantities) rather than the builder's guitar.
+    public var isCart: Bool
+    public var title: String
+    public var lines: [CheckoutLineOutput]
+    /// The builder's guitar part by part (empty for a cart, whose lines say it).
     public var parts: [PartRow]
     public var estimate: String
     public var availability: String
@@ -17,6 +23,9 @@ public struct CheckoutOutput: Hashable, Sendable {
     public var currencies: [CurrencyChoice]
     public var basePrice: String
     public var additions: String
+    /// "WELCOME10 (10 % off)" and the amount it takes off, when the cart had a code.
+    public var discountLabel: String?
+    public var discount: String?
     public var shipping: String
     public var grandTotal: String
     public var arePricesPending: Bool
@@ -28,18 +37,26 @@ public struct CheckoutOutput: Hashable, Sendable {
     public var confirmation: OrderConfirmation?
 
     public init(state: CheckoutState) {
-        let guitar = state.checkout.guitar
+        let checkout = state.checkout
         let rate = state.shownRate
         let pending = state.arePricesPending
         func price(_ dollars: Money) -> String { pending ? Self.placeholder : rate.convert(dollars).formatted() }
 
-        checkoutID = state.checkout.id
-        description = guitar.description
-        parts = PartRow.parts(of: guitar, price: price)
-        estimate = state.checkout.estimate.label
+        checkoutID = checkout.id
+        isCart = checkout.source == .cart
+        let count = checkout.guitarCount
+        description =
+            isCart || checkout.lines.count != 1
+            ? (count == 1 ? "1 guitar" : "\(count) guitars") : checkout.lines[0].guitar.description
+        title = count == 1 ? "Your guitar" : "Your guitars"
+        lines = checkout.lines.enumerated().map { index, line in
+            CheckoutLineOutput(index: index, line: line, price: price)
+        }
+        parts = isCart ? [] : checkout.lines.first.map { PartRow.parts(of: $0.guitar, price: price) } ?? []
+        estimate = checkout.estimate.label
         availability = state.availability.label
         isAvailable = state.availability.isAvailable
-        shippingOptions = state.checkout.shippingOptions.map { option in
+        shippingOptions = checkout.shippingOptions.map { option in
             ShippingChoice(
                 value: option.method.rawValue,
                 name: option.method.name,
@@ -58,9 +75,12 @@ public struct CheckoutOutput: Hashable, Sendable {
                 isSelected: currency == state.selectedCurrency
             )
         }
-        let quote = Quote(guitar: guitar, shipping: state.shippingOption, rate: rate)
+        let quote = Quote(
+            lines: checkout.cartLines, shipping: state.shippingOption, rate: rate, discount: checkout.discount)
         basePrice = pending ? Self.placeholder : quote.basePrice.formatted()
         additions = pending ? Self.placeholder : quote.additions.formatted()
+        discountLabel = checkout.discount?.label
+        discount = checkout.discount.map { _ in pending ? Self.placeholder : "−" + quote.discount.formatted() }
         shipping = pending ? Self.placeholder : quote.shipping.formattedOrFree()
         grandTotal = pending ? Self.placeholder : quote.total.formatted()
         arePricesPending = pending
@@ -73,8 +93,9 @@ public struct CheckoutOutput: Hashable, Sendable {
             orderButtonLabel = "Ordered"
         } else {
             confirmation = nil
+            let unavailableLabel = checkout.lines.count == 1 ? "Model unavailable" : "Not all available"
             orderButtonLabel =
-                !state.availability.isAvailable ? "Model unavailable" : state.isOrdering ? "Ordering…" : "Order now"
+                !state.availability.isAvailable ? unavailableLabel : state.isOrdering ? "Ordering…" : "Order now"
         }
         isOrderDisabled = !state.isOrderable
     }
@@ -110,6 +131,35 @@ public struct PartRow: Hashable, Sendable {
     }
 }
 
+/// One line of a checkout: which guitar, how many, whether it can be built, and its prices.
+public struct CheckoutLineOutput: Hashable, Sendable {
+    /// The line's position, so the page can pair it with its picture.
+    public var index: Int
+    public var description: String
+    public var quantity: Int
+    public var availability: String
+    public var isAvailable: Bool
+    /// What is missing for it, when it cannot be built ("Black Limba body blanks").
+    public var missing: String?
+    public var unitPrice: String
+    public var total: String
+
+    init(index: Int, line: CheckoutLine, price: (Money) -> String) {
+        self.index = index
+        description = line.guitar.description
+        quantity = line.quantity
+        availability = line.availability.label
+        isAvailable = line.availability.isAvailable
+        if case .unavailable(let woods) = line.availability {
+            missing = "Out of " + woods.joined(separator: " and ")
+        } else {
+            missing = nil
+        }
+        unitPrice = price(line.guitar.price)
+        total = price(line.guitar.price.times(line.quantity))
+    }
+}
+
 /// One shipping option on the checkout page.
 public struct ShippingChoice: Hashable, Sendable {
     public var value: String
@@ -133,10 +183,12 @@ public struct OrderConfirmation: Hashable, Sendable {
     public var number: String
     public var link: String
     public var total: String
+    public var guitarCount: Int
 
     public init(order: Order) {
         number = order.number
         link = "/orders/\(order.number)?key=\(order.accessKey)"
         total = order.quote.total.formatted()
+        guitarCount = order.guitarCount
     }
 }

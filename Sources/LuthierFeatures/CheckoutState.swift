@@ -28,6 +28,16 @@ public struct CheckoutState: Hashable, Sendable {
         notice = nil
     }
 
+    /// A checkout as it was saved: idle, with the customer's choices and its order, if any.
+    public init(snapshot: CheckoutSnapshot) {
+        self.init(checkout: snapshot.checkout)
+        availability = snapshot.availability
+        shipping = snapshot.shipping
+        selectedCurrency = snapshot.selectedCurrency
+        shownRate = snapshot.shownRate
+        order = snapshot.order
+    }
+
     /// The picker says one currency while the prices are still in another: show placeholders
     /// rather than figures under the wrong symbol.
     public var arePricesPending: Bool { selectedCurrency != shownRate.currency }

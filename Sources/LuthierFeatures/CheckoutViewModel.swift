@@ -18,9 +18,9 @@ public actor CheckoutViewModel {
     }
 
     public nonisolated let checkout: Checkout
-    /// The guitar's picture: drawn once, since a checkout's guitar never changes (the outputs,
-    /// published on every shipping or currency change, leave it out).
-    public nonisolated let artwork: GuitarArtwork
+    /// Each line's picture, in line order: drawn once, since a checkout's guitars never change (the
+    /// outputs, published on every shipping or currency change, leave them out).
+    public nonisolated let artworks: [GuitarArtwork]
     private var state: CheckoutState
     private let output: CurrentValueBroadcast<CheckoutOutput>
     private let environment: LuthierEnvironment
@@ -28,14 +28,28 @@ public actor CheckoutViewModel {
     private let currencyChoices: AsyncStream<Currency>
     private let currencyInput: AsyncStream<Currency>.Continuation
     private var orderInFlight: Task<Order, any Error>?
+    private let latest: Mutex<CheckoutState>
 
     public init(checkout: Checkout, environment: LuthierEnvironment, sessionKey: String) {
-        self.checkout = checkout
-        artwork = GuitarArtwork(guitar: checkout.guitar)
+        self.init(state: CheckoutState(checkout: checkout), environment: environment, sessionKey: sessionKey)
+    }
+
+    /// The checkout as it was saved. If the customer had picked a currency whose rate had not
+    /// arrived yet, it is fetched again once `run()` starts.
+    public init(restoring snapshot: CheckoutSnapshot, environment: LuthierEnvironment, sessionKey: String) {
+        self.init(state: CheckoutState(snapshot: snapshot), environment: environment, sessionKey: sessionKey)
+        if snapshot.selectedCurrency != snapshot.shownRate.currency, snapshot.order == nil {
+            currencyInput.yield(snapshot.selectedCurrency)
+        }
+    }
+
+    private init(state: CheckoutState, environment: LuthierEnvironment, sessionKey: String) {
+        checkout = state.checkout
+        artworks = state.checkout.lines.map { GuitarArtwork(guitar: $0.guitar) }
         self.environment = environment
         self.sessionKey = sessionKey
-        let state = CheckoutState(checkout: checkout)
         self.state = state
+        latest = Mutex(state)
         output = CurrentValueBroadcast(CheckoutOutput(state: state))
         (currencyChoices, currencyInput) = AsyncStream<Currency>.makeStream(bufferingPolicy: .bufferingNewest(8))
     }
@@ -100,16 +114,19 @@ public actor CheckoutViewModel {
         if let order = state.order { return order }
         if let inFlight = orderInFlight { return try await inFlight.value }
         guard state.availability.isAvailable else {
-            throw OrderFailure.notOrderable("This model is currently unavailable.")
+            throw OrderFailure.notOrderable(
+                checkout.lines.count == 1
+                    ? "This model is currently unavailable." : "Some guitars in this order are currently unavailable.")
         }
         guard !state.arePricesPending, !state.isLoadingRate else {
             throw OrderFailure.notOrderable("Prices are still loading; order once they are shown.")
         }
         let request = OrderRequest(
             checkoutID: checkout.id,
-            guitar: checkout.guitar,
+            lines: checkout.cartLines,
             shipping: state.shippingOption,
             rate: state.shownRate,
+            discount: checkout.discount,
             sessionKey: sessionKey
         )
         let workshop = environment.workshop
@@ -138,10 +155,14 @@ public actor CheckoutViewModel {
     }
 
     private func publish() {
+        latest.withLock { $0 = state }
         output.send(CheckoutOutput(state: state))
     }
 
     public var currentState: CheckoutState { state }
+
+    /// The state after the latest input or result, without waiting: what a session saves.
+    public nonisolated var latestState: CheckoutState { latest.withLock { $0 } }
 
     public nonisolated var currentOutput: CheckoutOutput { output.value }
 

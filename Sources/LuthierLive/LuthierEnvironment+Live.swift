@@ -5,19 +5,25 @@ import LuthierFeatures
 
 extension LuthierEnvironment {
     /// The environment of a real server: wall-clock time, random checkout ids, and the given
-    /// workshop and exchange rates.
-    public static func live(workshop: WorkshopClient, exchangeRates: ExchangeRateClient) -> LuthierEnvironment {
+    /// workshop, exchange rates, session store and analytics log.
+    public static func live(
+        workshop: WorkshopClient, exchangeRates: ExchangeRateClient, sessions: SessionStore, analytics: AnalyticsClient
+    ) -> LuthierEnvironment {
         LuthierEnvironment(
             clock: ContinuousClock(),
+            now: { Date() },
             workshop: workshop,
             exchangeRates: exchangeRates,
+            sessions: sessions,
+            analytics: analytics,
             makeID: { UUID().uuidString.lowercased() }
         )
     }
 }
 
-/// The one place where the live effects are wired: the SQLite workshop and the exchange rates
-/// (embedded, or an upstream provider with its HTTP client), for the server to run on.
+/// The one place where the live effects are wired: the SQLite workshop — which also keeps the
+/// sessions and the cart analytics, so one file holds everything that must survive a restart —
+/// and the exchange rates (embedded, or an upstream provider with its HTTP client).
 public struct LiveSystem: Sendable {
     public let environment: LuthierEnvironment
     public let store: WorkshopStore
@@ -43,7 +49,9 @@ public struct LiveSystem: Sendable {
         }
         environment = .live(
             workshop: .live(store: store, clock: clock, simulatedLatency: simulateLatency),
-            exchangeRates: exchangeRates
+            exchangeRates: exchangeRates,
+            sessions: .live(store: store),
+            analytics: .live(store: store)
         )
     }
 

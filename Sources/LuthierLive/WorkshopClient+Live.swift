@@ -19,17 +19,17 @@ extension WorkshopClient {
     /// As `live(store:clock:simulatedLatency:)`, with the latency spelled out (fixed delays in tests).
     public static func live(store: WorkshopStore, latency: SimulatedLatency) -> WorkshopClient {
         WorkshopClient(
-            availability: { guitar in
+            availability: { lines in
                 try await latency.wait(SimulatedLatency.availability)
-                return try await store.asyncRead { db in try WorkshopStore.availability(of: guitar, in: db) }
+                return try await store.asyncRead { db in try WorkshopStore.availability(of: lines, in: db) }
             },
-            estimate: { guitar in
+            estimate: { lines in
                 try await latency.wait(SimulatedLatency.estimate)
-                return try await store.asyncRead { db in try store.estimate(for: guitar, in: db) }
+                return try await store.asyncRead { db in try store.estimate(for: lines, in: db) }
             },
-            shippingOptions: { guitar in
+            shippingOptions: { lines in
                 try await latency.wait(SimulatedLatency.shipping)
-                return store.shippingOptions(for: guitar)
+                return store.shippingOptions(for: lines)
             },
             placeOrder: { request in
                 try await latency.wait(SimulatedLatency.order)

@@ -45,12 +45,103 @@ extension WorkshopStore {
                 )
             }
         }
+        migrator.registerMigration("v2-order-lines-discounts-sessions-analytics") { db in
+            try migrateToOrderLinesDiscountsSessionsAnalytics(db)
+        }
         return migrator
+    }
+
+    /// The names of every migration, oldest first: what a fully migrated database has applied.
+    static var migrationNames: [String] { migrator.migrations }
+
+    /// v2: an order holds several guitars (`order_lines`) and may carry a discount; sessions and
+    /// the cart analytics log get their tables.
+    ///
+    /// `orders` loses its four guitar columns and gains the discount, so it is rebuilt the way
+    /// SQLite recommends for changes `ALTER TABLE` cannot make (create the new table, copy, drop
+    /// the old, rename the new; <https://www.sqlite.org/lang_altertable.html#otheralter>). GRDB
+    /// runs the migration in one transaction with foreign keys off and checks them all before
+    /// committing, so a failure anywhere leaves the v1 database exactly as it was. Every v1 order
+    /// becomes a one-line order of its guitar, quantity 1, without a discount.
+    private static func migrateToOrderLinesDiscountsSessionsAnalytics(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE orders_v2 (
+                    number TEXT PRIMARY KEY NOT NULL,
+                    access_key TEXT NOT NULL,
+                    checkout_id TEXT NOT NULL UNIQUE,
+                    shipping TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    rate TEXT NOT NULL,
+                    base_price_minor INTEGER NOT NULL,
+                    additions_minor INTEGER NOT NULL,
+                    discount_minor INTEGER NOT NULL DEFAULT 0,
+                    discount_code TEXT,
+                    shipping_minor INTEGER NOT NULL,
+                    total_minor INTEGER NOT NULL
+                        CHECK (total_minor = base_price_minor + additions_minor - discount_minor + shipping_minor),
+                    status TEXT NOT NULL,
+                    placed_at INTEGER NOT NULL,
+                    session_key TEXT NOT NULL
+                );
+                INSERT INTO orders_v2 (
+                    number, access_key, checkout_id, shipping, currency, rate,
+                    base_price_minor, additions_minor, discount_minor, discount_code, shipping_minor, total_minor,
+                    status, placed_at, session_key
+                )
+                SELECT
+                    number, access_key, checkout_id, shipping, currency, rate,
+                    base_price_minor, additions_minor, 0, NULL, shipping_minor, total_minor,
+                    status, placed_at, session_key
+                FROM orders;
+
+                CREATE TABLE order_lines (
+                    order_number TEXT NOT NULL REFERENCES orders (number),
+                    position INTEGER NOT NULL,
+                    shape TEXT NOT NULL,
+                    color TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    fretboard TEXT NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 10),
+                    PRIMARY KEY (order_number, position)
+                );
+                INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity)
+                SELECT number, 0, shape, color, body, fretboard, 1 FROM orders;
+
+                DROP TABLE orders;
+                ALTER TABLE orders_v2 RENAME TO orders;
+                CREATE INDEX orders_status ON orders (status);
+
+                CREATE TABLE sessions (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    revision INTEGER NOT NULL,
+                    snapshot TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    used_at INTEGER NOT NULL
+                );
+                CREATE INDEX sessions_used_at ON sessions (used_at);
+
+                CREATE TABLE analytics_events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    action TEXT NOT NULL,
+                    configuration TEXT,
+                    occurred_at INTEGER NOT NULL,
+                    session_key TEXT NOT NULL
+                );
+                CREATE INDEX analytics_events_action_configuration ON analytics_events (action, configuration);
+                """
+        )
     }
 
     /// The migrations this database has run, oldest first (for diagnostics and tests).
     func appliedMigrations() throws -> [String] {
         try writer.read { db in try Self.migrator.appliedMigrations(db) }
+    }
+
+    /// Runs `sql` in one write transaction: for tests that put rows into an older schema by hand
+    /// (a store opened with `migratingUpTo:`), which the current methods no longer understand.
+    func execute(sql: String) throws {
+        try writer.write { db in try db.execute(sql: sql) }
     }
 
     /// The tables of the schema, SQLite's and GRDB's own left out.
@@ -65,6 +156,19 @@ extension WorkshopStore {
                         """
                 )
             )
+        }
+    }
+
+    /// The columns of `table`, in schema order (for tests of the migrations).
+    func columnNames(in table: String) throws -> [String] {
+        try writer.read { db in try db.columns(in: table).map(\.name) }
+    }
+
+    /// How many rows `table` holds (for tests: that a refused order left no line behind).
+    /// `table` is a test's literal, never input.
+    func rowCount(in table: String) throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
         }
     }
 }

@@ -3,16 +3,19 @@ import GRDB
 import LuthierDomain
 
 extension WorkshopStore {
-    /// Places the order `request` describes, in one write transaction: takes its body blank and
-    /// fretboard out of stock and records the order (number, access key, options, currency,
-    /// exact rate, every amount in minor units, shipping, status "placed", time, checkout id).
+    /// Places the order `request` describes, in one write transaction: takes every guitar's body
+    /// blank and fretboard out of stock (`quantity` of each per line) and records the order
+    /// (number, access key, currency, exact rate, every amount in minor units including the
+    /// discount and its code, shipping, status "placed", time, checkout id) with its lines.
     ///
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
     /// concurrent posts make one order. (Writes are serialized, and the `UNIQUE` checkout id
     /// backs that up against another process writing the same file.)
     ///
-    /// - Throws: `OrderError.unavailable(missing:)` when a wood ran out; nothing is written then.
+    /// - Throws: `OrderError.unavailable(missing:)` when the stock of any wood is short of what the
+    ///   whole order needs, naming each such wood once; nothing is written then.
+    ///   `WorkshopStoreError.emptyOrder` for a request without lines.
     public func placeOrder(_ request: OrderRequest) throws -> Order {
         try placeOrder(request, beforeCommit: {})
     }
@@ -53,23 +56,29 @@ extension WorkshopStore {
         if let existing = try Self.fetchOrder(in: db, where: "checkout_id", is: request.checkoutID) {
             return existing
         }
-        if case .unavailable(let missing) = try Self.availability(of: request.guitar, in: db) {
-            throw OrderError.unavailable(missing: missing)
+        guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
+        // Judged on the whole order, so that two lines cannot each take the last piece.
+        let needs = Self.woodNeeds(of: request.lines)
+        var missing: [String] = []
+        for need in needs where try Self.quantity(of: need.wood, in: db) < need.count {
+            missing.append(need.wood.stockName)
         }
-        for wood in StockedWood.parts(of: request.guitar) {
+        if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
+        for need in needs {
             try db.execute(
-                sql: "UPDATE wood_stock SET quantity = quantity - 1 WHERE kind = ? AND wood = ?",
-                arguments: [wood.kind, wood.wood]
+                sql: "UPDATE wood_stock SET quantity = quantity - ? WHERE kind = ? AND wood = ?",
+                arguments: [need.count, need.wood.kind, need.wood.wood]
             )
         }
         let order = Order(
             number: try Self.freeOrderNumber(in: db),
             accessKey: Self.newAccessKey(),
             checkoutID: request.checkoutID,
-            guitar: request.guitar,
+            lines: request.lines,
             shipping: request.shipping,
             currency: request.rate.currency,
             rate: request.rate.perDollar,
+            discountCode: request.discountCode,
             quote: request.quote,
             status: .placed,
             // Stored in whole milliseconds; the returned order says exactly what was stored.
@@ -85,64 +94,93 @@ extension WorkshopStore {
         try db.execute(
             sql: """
                 INSERT INTO orders (
-                    number, access_key, checkout_id, shape, color, body, fretboard, shipping, currency, rate,
-                    base_price_minor, additions_minor, shipping_minor, total_minor, status, placed_at, session_key
-                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    number, access_key, checkout_id, shipping, currency, rate,
+                    base_price_minor, additions_minor, discount_minor, discount_code, shipping_minor, total_minor,
+                    status, placed_at, session_key
+                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 order.number, order.accessKey, order.checkoutID,
-                order.guitar.shape.rawValue, order.guitar.color.rawValue,
-                order.guitar.body.rawValue, order.guitar.fretboard.rawValue,
                 order.shipping.rawValue, order.currency.code, order.rate.description,
                 order.quote.basePrice.minorUnits, order.quote.additions.minorUnits,
+                order.quote.discount.minorUnits, order.discountCode,
                 order.quote.shipping.minorUnits, order.quote.total.minorUnits,
                 order.status.rawValue, milliseconds(order.placedAt), order.sessionKey,
             ]
         )
+        for (position, line) in order.lines.enumerated() {
+            try db.execute(
+                sql: """
+                    INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    order.number, position,
+                    line.guitar.shape.rawValue, line.guitar.color.rawValue,
+                    line.guitar.body.rawValue, line.guitar.fretboard.rawValue,
+                    line.quantity,
+                ]
+            )
+        }
     }
 
     static func fetchOrder(in db: Database, where column: String, is value: String) throws -> Order? {
         // `column` is one of this file's literals, never user input.
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM orders WHERE \(column) = ?", arguments: [value])
         else { return nil }
-        return try order(from: row)
+        let number: String = row["number"]
+        let lineRows = try Row.fetchAll(
+            db,
+            sql: "SELECT * FROM order_lines WHERE order_number = ? ORDER BY position",
+            arguments: [number]
+        )
+        return try order(from: row, lines: lineRows)
     }
 
-    private static func order(from row: Row) throws -> Order {
+    private static func order(from row: Row, lines lineRows: [Row]) throws -> Order {
         let number: String = row["number"]
-        func decode<Value: RawRepresentable>(_ column: String) throws -> Value where Value.RawValue == String {
+        func decode<Value: RawRepresentable>(_ column: String, of row: Row) throws -> Value
+        where Value.RawValue == String {
             let raw: String = row[column]
             guard let value = Value(rawValue: raw) else {
                 throw WorkshopStoreError.unreadableOrder(number: number, column: column, value: raw)
             }
             return value
         }
-        let currency: Currency = try decode("currency")
+        let currency: Currency = try decode("currency", of: row)
         let rateText: String = row["rate"]
         guard let rate = Decimal(string: rateText, locale: Locale(identifier: "en_US_POSIX")) else {
             throw WorkshopStoreError.unreadableOrder(number: number, column: "rate", value: rateText)
         }
         func money(_ column: String) -> Money { Money(minorUnits: row[column], currency: currency) }
+        let lines = try lineRows.map { line in
+            CartLine(
+                guitar: Guitar(
+                    shape: try decode("shape", of: line),
+                    color: try decode("color", of: line),
+                    body: try decode("body", of: line),
+                    fretboard: try decode("fretboard", of: line)
+                ),
+                quantity: line["quantity"]
+            )
+        }
         return Order(
             number: number,
             accessKey: row["access_key"],
             checkoutID: row["checkout_id"],
-            guitar: Guitar(
-                shape: try decode("shape"),
-                color: try decode("color"),
-                body: try decode("body"),
-                fretboard: try decode("fretboard")
-            ),
-            shipping: try decode("shipping"),
+            lines: lines,
+            shipping: try decode("shipping", of: row),
             currency: currency,
             rate: rate,
+            discountCode: row["discount_code"],
             quote: Quote(
-                storedBasePrice: money("base_price_minor"),
+                basePrice: money("base_price_minor"),
                 additions: money("additions_minor"),
+                discount: money("discount_minor"),
                 shipping: money("shipping_minor"),
                 total: money("total_minor")
             ),
-            status: try decode("status"),
+            status: try decode("status", of: row),
             placedAt: date(milliseconds: row["placed_at"]),
             sessionKey: row["session_key"]
         )
@@ -199,16 +237,5 @@ extension WorkshopStore {
 
     static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
-extension Quote {
-    /// A quote as an order stored it, amount by amount (the domain only builds quotes by pricing).
-    fileprivate init(storedBasePrice basePrice: Money, additions: Money, shipping: Money, total: Money) {
-        self.init(guitar: .standard, shipping: ShippingOption(method: .pickup, price: .dollars(0)), rate: .dollar())
-        self.basePrice = basePrice
-        self.additions = additions
-        self.shipping = shipping
-        self.total = total
     }
 }

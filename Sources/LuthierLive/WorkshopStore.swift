@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import LuthierDomain
 
-/// The workshop's own records — wood stock and orders — in one SQLite file, through GRDB.
+/// The workshop's own records — wood stock, orders and their lines, stored sessions and the cart
+/// analytics log — in one SQLite file, through GRDB.
 ///
 /// SQLite gives the shop real transactions on one file with nothing to run beside it: an order
 /// and the woods it takes out of stock are written together or not at all, even if the process
@@ -43,12 +44,24 @@ public final class WorkshopStore: Sendable {
     ///
     /// - Parameters:
     ///   - estimateRule: how estimates are computed; the documented standard by default.
-    ///   - now: the clock orders are stamped with; tests pass a fixed time.
+    ///   - now: the clock orders, sessions and analytics are stamped with; tests pass a fixed time.
     /// - Throws: `WorkshopStoreError.cannotOpen` naming the path and SQLite's reason.
-    public init(
+    public convenience init(
         path: String,
         estimateRule: EstimateRule = .standard,
         now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        try self.init(path: path, estimateRule: estimateRule, now: now, migratingUpTo: nil)
+    }
+
+    /// As the public initializer, but migrating only up to (and including) the migration named
+    /// `lastMigration` when one is given: tests build a database of an older schema with it, to
+    /// check that the next migrations carry its rows over. Such a store is only good for raw SQL.
+    init(
+        path: String,
+        estimateRule: EstimateRule = .standard,
+        now: @escaping @Sendable () -> Date = { Date() },
+        migratingUpTo lastMigration: String?
     ) throws {
         self.path = path
         self.estimateRule = estimateRule
@@ -64,7 +77,11 @@ public final class WorkshopStore: Sendable {
                 } else {
                     try DatabasePool(path: path, configuration: configuration)
                 }
-            try Self.migrator.migrate(writer)
+            if let lastMigration {
+                try Self.migrator.migrate(writer, upTo: lastMigration)
+            } else {
+                try Self.migrator.migrate(writer)
+            }
             self.writer = writer
         } catch {
             throw WorkshopStoreError.cannotOpen(path: path, reason: Self.reason(error))
@@ -74,7 +91,14 @@ public final class WorkshopStore: Sendable {
     /// Whether the workshop can build `guitar` now: both its body blank and its fretboard must be
     /// in stock. When not, `missing` names what ran out ("Black Limba body blanks").
     public func availability(for guitar: Guitar) throws -> Availability {
-        try writer.read { db in try Self.availability(of: guitar, in: db) }
+        try availability(for: [CartLine(guitar: guitar, quantity: 1)])[0]
+    }
+
+    /// Whether each line of an order can be built, in line order, judged against what the whole
+    /// order needs: two lines that each need the last Black Limba blank are both unavailable,
+    /// because the workshop cannot build both (see `availability(of:in:)`).
+    public func availability(for lines: [CartLine]) throws -> [Availability] {
+        try writer.read { db in try Self.availability(of: lines, in: db) }
     }
 
     /// How long `guitar` would take, by `estimateRule`, from the open orders and its woods' stock.
@@ -82,9 +106,15 @@ public final class WorkshopStore: Sendable {
         try writer.read { db in try self.estimate(for: guitar, in: db) }
     }
 
-    /// The ways the workshop ships `guitar`: Pickup, Ground, Express at their list prices.
-    /// Every guitar ships the same ways; the guitar is the argument so that could change.
-    public func shippingOptions(for guitar: Guitar) -> [ShippingOption] {
+    /// How long an order of `lines` would take: the longest of its guitars' estimates, because
+    /// the guitars of one order are built side by side and ship together.
+    public func estimate(for lines: [CartLine]) throws -> BuildEstimate {
+        try writer.read { db in try self.estimate(for: lines, in: db) }
+    }
+
+    /// The ways the workshop ships an order of `lines`: Pickup, Ground, Express at their list
+    /// prices. Every order ships the same ways; the lines are the argument so that could change.
+    public func shippingOptions(for lines: [CartLine]) -> [ShippingOption] {
         ShippingOption.standard
     }
 
@@ -114,12 +144,37 @@ public final class WorkshopStore: Sendable {
 
     // MARK: - Inside a database access
 
-    static func availability(of guitar: Guitar, in db: Database) throws -> Availability {
-        var missing: [String] = []
-        for wood in StockedWood.parts(of: guitar) where try quantity(of: wood, in: db) < 1 {
-            missing.append(wood.stockName)
+    /// Each line's availability, in line order. The order's needs are added up per stock line
+    /// first (`quantity` body blanks and `quantity` fretboards per line); a line is unavailable
+    /// when any of its woods has less in stock than the whole order needs of it, and then names
+    /// those woods, body first.
+    static func availability(of lines: [CartLine], in db: Database) throws -> [Availability] {
+        let needs = woodNeeds(of: lines)
+        var stock: [StockedWood: Int] = [:]
+        for need in needs { stock[need.wood] = try quantity(of: need.wood, in: db) }
+        let needed = Dictionary(uniqueKeysWithValues: needs.map { ($0.wood, $0.count) })
+        return lines.map { line in
+            let missing = StockedWood.parts(of: line.guitar)
+                .filter { (stock[$0] ?? 0) < (needed[$0] ?? 0) }
+                .map(\.stockName)
+            return missing.isEmpty ? .available : .unavailable(missing: missing)
         }
-        return missing.isEmpty ? .available : .unavailable(missing: missing)
+    }
+
+    /// What an order of `lines` takes out of stock, per stock line, in the order the lines first
+    /// name each wood (body before fretboard), so that messages list woods predictably.
+    static func woodNeeds(of lines: [CartLine]) -> [(wood: StockedWood, count: Int)] {
+        var needs: [(wood: StockedWood, count: Int)] = []
+        for line in lines {
+            for wood in StockedWood.parts(of: line.guitar) {
+                if let index = needs.firstIndex(where: { $0.wood == wood }) {
+                    needs[index].count += line.quantity
+                } else {
+                    needs.append((wood, line.quantity))
+                }
+            }
+        }
+        return needs
     }
 
     func estimate(for guitar: Guitar, in db: Database) throws -> BuildEstimate {
@@ -128,6 +183,20 @@ public final class WorkshopStore: Sendable {
             bodyStock: try Self.quantity(of: .body(guitar.body), in: db),
             fretboardStock: try Self.quantity(of: .fretboard(guitar.fretboard), in: db)
         )
+    }
+
+    /// The longest of the estimates of the order's distinct guitars; an order of nothing takes
+    /// what the backlog alone takes (no wood of it can be scarce).
+    func estimate(for lines: [CartLine], in db: Database) throws -> BuildEstimate {
+        var longest: BuildEstimate?
+        var seen: Set<Guitar> = []
+        for line in lines where seen.insert(line.guitar).inserted {
+            let estimate = try estimate(for: line.guitar, in: db)
+            if estimate.months > longest?.months ?? Int.min { longest = estimate }
+        }
+        if let longest { return longest }
+        return estimateRule.estimate(
+            openOrders: try Self.openOrderCount(in: db), bodyStock: Int.max, fretboardStock: Int.max)
     }
 
     static func quantity(of wood: StockedWood, in db: Database) throws -> Int {

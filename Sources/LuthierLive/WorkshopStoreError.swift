@@ -9,6 +9,9 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// No free order number was found after several random draws (practically impossible below
     /// hundreds of millions of orders).
     case noFreeOrderNumber
+    /// An order request without a single guitar: a caller's mistake, refused before anything is
+    /// written (the checkout never offers one).
+    case emptyOrder
 
     public var description: String {
         switch self {
@@ -18,6 +21,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "Order \(number) has an unreadable \(column): \(value)"
         case .noFreeOrderNumber:
             "No free order number could be drawn"
+        case .emptyOrder:
+            "An order needs at least one guitar"
         }
     }
 }

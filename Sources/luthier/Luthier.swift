@@ -6,7 +6,7 @@ struct Luthier: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "luthier",
         abstract: "Luthier: a guitar configurator and shop, served live to every browser.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Analytics.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import LuthierDomain
 import LuthierLive
 import LuthierWeb
 
@@ -43,15 +44,50 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Live sessions at most; past it new visitors get 503 with Retry-After.")
     var maxSessions = 20_000
 
+    @Option(help: "Days a stored session (build, cart, checkout) is kept after its last use.")
+    var sessionRetentionDays = 30
+
+    @Option(
+        name: .customLong("discount"),
+        help: ArgumentHelp(
+            "A discount code customers can apply to a cart: CODE=PERCENT% or CODE=PERCENT%@YYYY-MM-DD (the UTC day it stops working). Repeat for more codes.",
+            valueName: "code"
+        )
+    )
+    var discounts: [String] = [Self.defaultDiscount]
+
+    @Option(
+        help: "The token for /admin/analytics (default: $LUTHIER_ADMIN_TOKEN; without either, the admin page is off).")
+    var adminToken: String?
+
+    /// The code a fresh shop offers, so that trying the cart shows a discount.
+    static let defaultDiscount = "WELCOME10=10%"
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard sessionIdleMinutes > 0 else { throw ValidationError("--session-idle-minutes must be at least 1.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
+        guard sessionRetentionDays > 0 else { throw ValidationError("--session-retention-days must be at least 1.") }
+        for discount in discounts {
+            do {
+                _ = try DiscountCode(configuration: discount)
+            } catch {
+                throw ValidationError("--discount \(error.description)")
+            }
+        }
+        if let token = resolvedAdminToken, token.utf8.count < 16 {
+            throw ValidationError("The admin token must be at least 16 characters.")
+        }
         if let ratesURL {
             guard let url = URL(string: ratesURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--rates-url must be an http(s) URL, e.g. http://127.0.0.1:9000/rates.")
             }
         }
+    }
+
+    /// The flag, or else the environment variable, so the token need not appear in `ps`.
+    var resolvedAdminToken: String? {
+        adminToken ?? ProcessInfo.processInfo.environment["LUTHIER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() async throws {
@@ -64,7 +100,10 @@ struct Serve: AsyncParsableCommand {
             publicDirectory: try ResourceFolder.locate("Public", given: self.public),
             templatesDirectory: try ResourceFolder.locate("Templates", given: templates),
             sessionIdleTimeout: .seconds(sessionIdleMinutes * 60),
-            maxSessions: maxSessions
+            maxSessions: maxSessions,
+            sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
+            discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
+            adminToken: resolvedAdminToken
         )
         let live = try LiveSystem(
             databasePath: database,

@@ -84,6 +84,135 @@ import Testing
         #expect(CartLine.id(for: .standard) == "casual-natural-mahogany-rosewood")
     }
 
+    // MARK: - Every action on an empty and a non-empty cart
+
+    static let koa = Guitar(body: .koa)  // $2,100, not in `full`
+    /// Three lines, in the order they were added.
+    static let full = cart((longV, 2), (sky, 1), (.standard, 10))
+
+    /// Each action with the cart it makes from `full`, or the error that leaves `full` as it was.
+    static let onAFullCart: [(CartAction, Result<Cart, CartError>)] = [
+        (.add(koa), .success(cart((longV, 2), (sky, 1), (.standard, 10), (koa, 1)))),
+        (.add(sky), .success(cart((longV, 2), (sky, 2), (.standard, 10)))),
+        (.add(.standard), .failure(.quantityLimit(maximum: 10))),
+        (.increment(lineID: CartLine.id(for: longV)), .success(cart((longV, 3), (sky, 1), (.standard, 10)))),
+        (.increment(lineID: CartLine.id(for: .standard)), .failure(.quantityLimit(maximum: 10))),
+        (.increment(lineID: CartLine.id(for: koa)), .failure(.unknownLine(id: CartLine.id(for: koa)))),
+        (.decrement(lineID: CartLine.id(for: longV)), .success(cart((longV, 1), (sky, 1), (.standard, 10)))),
+        (.decrement(lineID: CartLine.id(for: sky)), .success(cart((longV, 2), (.standard, 10)))),
+        (.decrement(lineID: CartLine.id(for: .standard)), .success(cart((longV, 2), (sky, 1), (.standard, 9)))),
+        (.decrement(lineID: CartLine.id(for: koa)), .failure(.unknownLine(id: CartLine.id(for: koa)))),
+        (.remove(lineID: CartLine.id(for: longV)), .success(cart((sky, 1), (.standard, 10)))),
+        (.remove(lineID: CartLine.id(for: .standard)), .success(cart((longV, 2), (sky, 1)))),
+        (.remove(lineID: CartLine.id(for: koa)), .failure(.unknownLine(id: CartLine.id(for: koa)))),
+        (
+            .remove(lineID: "LONGV-NATURAL-MAHOGANY-ROSEWOOD"),
+            .failure(.unknownLine(id: "LONGV-NATURAL-MAHOGANY-ROSEWOOD"))
+        ),
+        (.clear, .success(.empty)),
+    ]
+
+    @Test func everyActionOnANonEmptyCart() {
+        for (action, expected) in Self.onAFullCart {
+            let result = Result { () throws(CartError) in try Cart.reduce(Self.full, action) }
+            #expect(result == expected, "\(action)")
+        }
+    }
+
+    @Test func everyActionOnTheEmptyCart() {
+        let id = CartLine.id(for: Self.longV)
+        let expectations: [(CartAction, Result<Cart, CartError>)] = [
+            (.add(Self.longV), .success(Self.cart((Self.longV, 1)))),
+            (.increment(lineID: id), .failure(.unknownLine(id: id))),
+            (.decrement(lineID: id), .failure(.unknownLine(id: id))),
+            (.remove(lineID: id), .failure(.unknownLine(id: id))),
+            (.clear, .success(.empty)),
+        ]
+        for (action, expected) in expectations {
+            let result = Result { () throws(CartError) in try Cart.reduce(.empty, action) }
+            #expect(result == expected, "\(action)")
+        }
+    }
+
+    @Test func everyConfigurationCanBeAddedToEveryKindOfCart() throws {
+        var refused: [String] = []
+        for guitar in Guitar.allConfigurations {
+            let id = CartLine.id(for: guitar)
+            let before = Self.full.line(id: id)?.quantity ?? 0
+            guard before < Cart.maximumQuantity else {
+                #expect(throws: CartError.quantityLimit(maximum: 10)) { try Cart.reduce(Self.full, .add(guitar)) }
+                refused.append(id)
+                continue
+            }
+            let added = try Cart.reduce(Self.full, .add(guitar))
+            #expect(added.line(id: id)?.quantity == before + 1)
+            #expect(added.guitarCount == Self.full.guitarCount + 1)
+            #expect(added.total == Self.full.total + guitar.price)
+            // Lines keep the order they were first added in; a new one goes last.
+            #expect(added.lines.map(\.id).prefix(Self.full.lines.count) == Self.full.lines.map(\.id)[...])
+            #expect(try Cart.reduce(added, .decrement(lineID: id)) == Self.full)
+        }
+        #expect(refused == [CartLine.id(for: .standard)])
+    }
+
+    @Test func theLimitIsTenOfOneConfigurationAndFreesUpWhenLowered() throws {
+        let id = CartLine.id(for: Self.longV)
+        let nine = Self.cart((Self.longV, 9))
+        let ten = try Cart.reduce(nine, .increment(lineID: id))
+        #expect(ten.line(id: id)?.quantity == 10)
+        #expect(try Cart.reduce(nine, .add(Self.longV)) == ten)
+        #expect(throws: CartError.quantityLimit(maximum: Cart.maximumQuantity)) {
+            try Cart.reduce(ten, .add(Self.longV))
+        }
+        let lowered = try Cart.reduce(ten, .decrement(lineID: id))
+        #expect(lowered == nine)
+        #expect(try Cart.reduce(lowered, .add(Self.longV)) == ten)
+    }
+
+    @Test func foldingAnActionHistoryIsTheScanOfReduce() throws {
+        let sky = CartLine.id(for: Self.sky)
+        let actions: [CartAction] = [
+            .add(Self.sky), .add(Self.longV), .increment(lineID: sky), .remove(lineID: "nope"), .decrement(lineID: sky),
+            .decrement(lineID: sky), .clear, .add(Self.koa),
+        ]
+        // A refused action is skipped, as the view model does: the cart stays what it was.
+        let counts = actions.reduce(into: [Cart.empty]) { carts, action in
+            let previous = carts[carts.count - 1]
+            carts.append((try? Cart.reduce(previous, action)) ?? previous)
+        }.map(\.guitarCount)
+        #expect(counts == [0, 1, 2, 3, 3, 2, 1, 0, 1])
+    }
+
+    // MARK: - Removing what was ordered
+
+    @Test func orderingTheCartAsItWasCheckedOutEmptiesIt() {
+        let cart = Self.cart((Self.longV, 2), (Self.sky, 1))
+        #expect(cart.removing(ordered: cart.lines) == .empty)
+    }
+
+    @Test func aGuitarAddedWhileCheckingOutStays() {
+        let checkedOut = Self.cart((Self.longV, 2), (Self.sky, 1))
+        // Meanwhile, in another tab: one more Long V and a Koa.
+        let now = Self.cart((Self.longV, 3), (Self.sky, 1), (Self.koa, 1))
+        #expect(now.removing(ordered: checkedOut.lines) == Self.cart((Self.longV, 1), (Self.koa, 1)))
+    }
+
+    @Test func linesThatAreNotInTheCartAreIgnored() {
+        let cart = Self.cart((Self.longV, 2))
+        #expect(cart.removing(ordered: [CartLine(guitar: Self.koa, quantity: 3)]) == cart)
+        #expect(Cart.empty.removing(ordered: [CartLine(guitar: Self.koa, quantity: 1)]) == .empty)
+        #expect(cart.removing(ordered: []) == cart)
+    }
+
+    @Test func orderingMoreThanTheCartHoldsNowDropsTheLine() {
+        // Lowered in another tab after the checkout: the line goes, nothing goes negative.
+        let cart = Self.cart((Self.longV, 1), (Self.sky, 2))
+        #expect(cart.removing(ordered: [CartLine(guitar: Self.longV, quantity: 3)]) == Self.cart((Self.sky, 2)))
+        #expect(
+            cart.removing(ordered: [CartLine(guitar: Self.sky, quantity: 1)])
+                == Self.cart((Self.longV, 1), (Self.sky, 1)))
+    }
+
     @Test func errorsSayWhatWentWrong() {
         #expect(CartError.unknownLine(id: "x").message == "There is no line 'x' in the cart.")
         #expect(CartError.quantityLimit(maximum: 10).message.contains("at most 10"))

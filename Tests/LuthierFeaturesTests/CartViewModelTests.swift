@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import Synchronization
 import Testing
 
 @testable import LuthierFeatures
@@ -62,7 +63,8 @@ import Testing
         #expect(CartViewModel.DiscountFailure.expired("OLD20").message == "The code 'OLD20' has expired.")
     }
 
-    @Test func theAnalyticsSubscriberSeesEveryAppliedActionAndNeverHoldsTheCartUp() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func theAnalyticsSubscriberSeesEveryAppliedActionAndNeverHoldsTheCartUp() async throws {
         let model = Self.model()
         let applied = model.appliedActions()
         // Nobody reads while 1,200 actions are applied: the cart is not slowed or blocked.
@@ -79,5 +81,172 @@ import Testing
         #expect(seen.last?.cart.guitarCount == 1)
         #expect(seen.last?.at == Self.now)
         #expect(await model.currentCart.guitarCount == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func sendingNeverWaitsForAnAnalyticsReaderThatNeverCame() async throws {
+        let model = Self.model()
+        // Nobody ever asks for the applied actions: 2,500 actions, well past the 1,000 buffered.
+        for index in 0..<2_500 {
+            if index.isMultiple(of: 2) {
+                try await model.send(.add(.standard))
+            } else {
+                try await model.send(.remove(lineID: CartLine.id(for: .standard)))
+            }
+        }
+        #expect(await model.currentCart == .empty)
+        #expect(model.latestState.cart == .empty)
+        // A reader that comes late gets only the newest, bounded.
+        let applied = model.appliedActions()
+        model.close()
+        var seen: [CartViewModel.AppliedAction] = []
+        for await action in applied { seen.append(action) }
+        #expect(seen.count == 1_000)
+        #expect(seen.last?.action == .remove(lineID: CartLine.id(for: .standard)))
+    }
+
+    @Test func aReaderThatKeepsUpSeesEveryActionInOrder() async throws {
+        let model = Self.model()
+        var applied = model.appliedActions().makeAsyncIterator()
+        let longV = CartLine.id(for: Guitar(shape: .longV))
+        let actions: [CartAction] = [
+            .add(Guitar(shape: .longV)), .increment(lineID: longV), .decrement(lineID: longV), .clear,
+        ]
+        for action in actions {
+            try await model.send(action)
+            #expect(await applied.next()?.action == action)
+        }
+        // A refused action is not an applied one.
+        await #expect(throws: CartError.self) { try await model.send(.increment(lineID: longV)) }
+        model.close()
+        #expect(await applied.next() == nil)
+    }
+
+    // MARK: - Restored from a session
+
+    static let longV = Guitar(shape: .longV)
+    static let sky = Guitar(color: .sky)
+    static let saved = Cart(lines: [CartLine(guitar: longV, quantity: 2), CartLine(guitar: sky, quantity: 1)])
+
+    @Test func restoredWithACartAndAValidCodeShowsBoth() async {
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
+        #expect(await model.currentCart == Self.saved)
+        let output = model.currentOutput
+        #expect(output.guitarCount == 3)
+        #expect(output.total == "$6,300")
+        #expect(output.discountCode == "BAND10")
+        #expect(output.discountedTotal == "$5,670")
+        #expect(await model.validDiscount == Self.codes[0])
+        #expect(
+            model.latestState == CartViewModel.Latest(cart: Self.saved, discount: Self.codes[0], settledCheckoutID: nil)
+        )
+    }
+
+    @Test func restoredWithAnExpiredCodeDropsIt() async {
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[1], discounts: Self.codes, now: { Self.now })
+        #expect(model.currentOutput.discountCode == nil)
+        #expect(model.currentOutput.discountedTotal == nil)
+        #expect(model.currentOutput.total == "$6,300")
+        #expect(await model.validDiscount == nil)
+        #expect(model.latestState.discount == nil)
+        #expect(model.latestState.cart == Self.saved)
+    }
+
+    @Test func aCodeThatExpiresWhileTheCartIsOpenIsNoLongerCheckedOutWith() async throws {
+        let clock = Mutex(Self.now)
+        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { clock.withLock { $0 } })
+        try await model.applyDiscount(code: "BAND10")
+        #expect(await model.validDiscount == Self.codes[0])
+
+        clock.withLock { $0 = Self.now.addingTimeInterval(3_600) }  // BAND10's expiry
+        #expect(await model.validDiscount == nil)
+        // The next output says so too.
+        try await model.send(.add(.standard))
+        #expect(model.currentOutput.discountCode == nil)
+        #expect(model.currentOutput.discountedTotal == nil)
+    }
+
+    @Test func theLatestStateFollowsEveryAppliedInputAndIgnoresRefusedOnes() async throws {
+        let model = Self.model()
+        #expect(model.latestState == CartViewModel.Latest(cart: .empty, discount: nil, settledCheckoutID: nil))
+        try await model.send(.add(Self.longV))
+        try await model.send(.add(Self.longV))
+        try await model.applyDiscount(code: "band10")
+        let expected = CartViewModel.Latest(
+            cart: Cart(lines: [CartLine(guitar: Self.longV, quantity: 2)]), discount: Self.codes[0],
+            settledCheckoutID: nil)
+        #expect(model.latestState == expected)
+        await #expect(throws: CartError.self) { try await model.send(.remove(lineID: "nope")) }
+        await #expect(throws: CartViewModel.DiscountFailure.self) { try await model.applyDiscount(code: "OLD20") }
+        #expect(model.latestState == expected)
+        #expect(model.latestState.cart == (await model.currentCart))
+    }
+
+    @Test func removingAnOrderTakesOutWhatWasOrderedAndIsNotAnAnalyticsAction() async throws {
+        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now })
+        let applied = model.appliedActions()
+        try await model.send(.add(Self.longV))  // added in another tab while checking out
+
+        await model.removeOrdered(Self.saved.lines)
+
+        let left = Cart(lines: [CartLine(guitar: Self.longV, quantity: 1)])
+        #expect(await model.currentCart == left)
+        #expect(model.latestState.cart == left)
+        #expect(model.currentOutput.guitarCount == 1)
+        #expect(model.currentOutput.lines.map(\.id) == [CartLine.id(for: Self.longV)])
+        model.close()
+        var seen: [CartAction] = []
+        for await action in applied { seen.append(action.action) }
+        #expect(seen == [.add(Self.longV)])
+    }
+
+    // MARK: - Settling a placed order
+
+    static func checkout(id: String, source: Checkout.Source, lines: [CartLine], discount: DiscountCode?) -> Checkout {
+        Checkout(
+            id: id, source: source,
+            lines: lines.map { CheckoutLine(guitar: $0.guitar, quantity: $0.quantity, availability: .available) },
+            estimate: BuildEstimate(months: 3), shippingOptions: ShippingOption.standard, discount: discount)
+    }
+
+    @Test func settlingACartOrderEmptiesTheCartAndUsesUpItsCodeOnce() async throws {
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
+        let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: Self.codes[0])
+
+        await model.settle(checkout)
+        #expect(await model.currentCart == .empty)
+        #expect(await model.validDiscount == nil)
+        #expect(model.latestState == CartViewModel.Latest(cart: .empty, discount: nil, settledCheckoutID: "c1"))
+
+        // Settled again (the order route, the session driver, a restart): nothing more is taken.
+        try await model.send(.add(Self.sky))
+        await model.settle(checkout)
+        #expect(await model.currentCart == Cart(lines: [CartLine(guitar: Self.sky, quantity: 1)]))
+
+        // A restored session remembers which checkout it settled.
+        let restored = CartViewModel(
+            cart: model.latestState.cart, discounts: Self.codes, settledCheckoutID: model.latestState.settledCheckoutID,
+            now: { Self.now })
+        await restored.settle(checkout)
+        #expect(await restored.currentCart == Cart(lines: [CartLine(guitar: Self.sky, quantity: 1)]))
+    }
+
+    @Test func aBuilderOrderLeavesTheCartAlone() async {
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
+        await model.settle(
+            Self.checkout(id: "b1", source: .builder, lines: [CartLine(guitar: Self.longV, quantity: 1)], discount: nil)
+        )
+        #expect(await model.currentCart == Self.saved)
+        #expect(model.latestState.settledCheckoutID == nil)
+        #expect(await model.validDiscount == Self.codes[0])
+    }
+
+    @Test func aCodeAppliedAfterTheCheckoutBeganIsKept() async throws {
+        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now })
+        let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: nil)
+        try await model.applyDiscount(code: "BAND10")
+        await model.settle(checkout)
+        #expect(await model.currentCart == .empty)
+        #expect(await model.validDiscount == Self.codes[0])
     }
 }

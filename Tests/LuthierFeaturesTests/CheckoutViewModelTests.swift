@@ -8,8 +8,9 @@ import Testing
 @Suite struct CheckoutViewModelTests {
     static let guitar = Guitar(shape: .longV, color: .sky)  // $2,225
     static let checkout = Checkout(
-        id: "checkout-1", guitar: guitar, availability: .available, estimate: BuildEstimate(months: 3),
-        shippingOptions: ShippingOption.standard
+        id: "checkout-1", source: .builder,
+        lines: [CheckoutLine(guitar: guitar, quantity: 1, availability: .available)],
+        estimate: BuildEstimate(months: 3), shippingOptions: ShippingOption.standard
     )
 
     struct Harness {
@@ -22,6 +23,16 @@ import Testing
         init(checkout: Checkout = CheckoutViewModelTests.checkout) {
             model = CheckoutViewModel(
                 checkout: checkout,
+                environment: .test(clock: clock, workshop: workshop.client, exchangeRates: rates.client),
+                sessionKey: "session"
+            )
+            pipeline = Task { [model] in await model.run() }
+        }
+
+        /// A checkout read back from a saved session.
+        init(restoring snapshot: CheckoutSnapshot) {
+            model = CheckoutViewModel(
+                restoring: snapshot,
                 environment: .test(clock: clock, workshop: workshop.client, exchangeRates: rates.client),
                 sessionKey: "session"
             )
@@ -49,7 +60,7 @@ import Testing
         #expect(!output.isOrderDisabled)
         #expect(output.currencies.filter(\.isSelected).map(\.code) == ["USD"])
         #expect(harness.rates.fetches.isEmpty)
-        #expect(harness.model.artwork == GuitarArtwork(guitar: Self.guitar))
+        #expect(harness.model.artworks == [GuitarArtwork(guitar: Self.guitar)])
         await harness.finish()
     }
 
@@ -199,7 +210,11 @@ import Testing
     @Test func anUnavailableModelCannotBeOrdered() async {
         let harness = Harness(
             checkout: Checkout(
-                id: "c", guitar: Self.guitar, availability: .unavailable(missing: ["Koa body blanks"]),
+                id: "c", source: .builder,
+                lines: [
+                    CheckoutLine(
+                        guitar: Self.guitar, quantity: 1, availability: .unavailable(missing: ["Koa body blanks"]))
+                ],
                 estimate: BuildEstimate(months: 4), shippingOptions: ShippingOption.standard
             )
         )
@@ -221,6 +236,143 @@ import Testing
         #expect(output.orderButtonLabel == "Model unavailable")
         #expect(output.notice?.contains("Ebony fretboards") == true)
         #expect(output.confirmation == nil)
+        await harness.finish()
+    }
+
+    // MARK: - A cart's checkout
+
+    static let cartCheckout = Checkout(
+        id: "checkout-cart", source: .cart,
+        lines: [
+            CheckoutLine(guitar: guitar, quantity: 2, availability: .available),
+            CheckoutLine(guitar: Guitar(body: .koa), quantity: 1, availability: .available),
+        ],
+        estimate: BuildEstimate(months: 5), shippingOptions: ShippingOption.standard,
+        discount: DiscountCode(code: "BAND10", percent: 10))
+
+    @Test func orderingACartSendsEveryLineAndTheCode() async throws {
+        let harness = Harness(checkout: Self.cartCheckout)
+        await harness.model.selectShipping(.ground)
+
+        let order = try await harness.model.placeOrder()
+
+        #expect(harness.workshop.orderRequests.count == 1)
+        let request = try #require(harness.workshop.orderRequests.first)
+        #expect(request.checkoutID == "checkout-cart")
+        #expect(
+            request.lines == [
+                CartLine(guitar: Self.guitar, quantity: 2), CartLine(guitar: Guitar(body: .koa), quantity: 1),
+            ])
+        #expect(request.discountCode == "BAND10")
+        #expect(request.shipping == .ground)
+        #expect(request.sessionKey == "session")
+        #expect(request.rate == .dollar())
+        // 2 × $2,225 + $2,100 = $6,550; 10 % off is $655; ground is $100.
+        #expect(request.quote.discount == .dollars(655))
+        #expect(request.quote.total == .dollars(5995))
+        #expect(order.lines == request.lines)
+        #expect(order.discountCode == "BAND10")
+        let output = harness.model.currentOutput
+        #expect(output.grandTotal == "$5,995")
+        #expect(output.confirmation?.total == "$5,995")
+        #expect(output.confirmation?.guitarCount == 3)
+        #expect(harness.model.latestState.order == order)
+        await harness.finish()
+    }
+
+    @Test func aCartWithAnUnavailableLineCannotBeOrderedAndSaysWhichOrderItIs() async {
+        var checkout = Self.cartCheckout
+        checkout.lines[1].availability = .unavailable(missing: ["Koa body blanks"])
+        let harness = Harness(checkout: checkout)
+        #expect(harness.model.currentOutput.orderButtonLabel == "Not all available")
+        await #expect(
+            throws: CheckoutViewModel.OrderFailure.notOrderable("Some guitars in this order are currently unavailable.")
+        ) {
+            try await harness.model.placeOrder()
+        }
+        #expect(harness.workshop.counts.placeOrder == 0)
+        await harness.finish()
+    }
+
+    @Test func theLatestStateFollowsEveryInputWithoutWaiting() async {
+        let harness = Harness(checkout: Self.cartCheckout)
+        #expect(harness.model.latestState == CheckoutState(checkout: Self.cartCheckout))
+        await harness.model.selectShipping(.express)
+        await harness.model.selectCurrency(.gbp)
+        let state = harness.model.latestState
+        #expect(state.shipping == .express)
+        #expect(state.selectedCurrency == .gbp)
+        #expect(state.shownRate == .dollar())
+        #expect(state == (await harness.model.currentState))
+        await harness.finish()
+    }
+
+    // MARK: - Restoring
+
+    static func snapshot(
+        selected: Currency, shown: ExchangeRate, ordered: Bool = false, checkout: Checkout = cartCheckout
+    ) -> CheckoutSnapshot {
+        var state = CheckoutState(checkout: checkout)
+        state.shipping = .ground
+        state.selectedCurrency = selected
+        state.shownRate = shown
+        if ordered {
+            let request = OrderRequest(
+                checkoutID: checkout.id, lines: checkout.cartLines, shipping: state.shippingOption, rate: shown,
+                discount: checkout.discount, sessionKey: "session")
+            state.order = Order(
+                number: "LU-OLD001", accessKey: "key", checkoutID: checkout.id, lines: request.lines,
+                shipping: request.shipping, currency: shown.currency, rate: shown.perDollar,
+                discountCode: request.discountCode, quote: request.quote, status: .placed,
+                placedAt: Date(timeIntervalSince1970: 0), sessionKey: "session")
+        }
+        return CheckoutSnapshot(state: state)
+    }
+
+    @Test func aRestoredCurrencyWhoseRateHadNotArrivedIsFetchedAfterTheDebounce() async {
+        let harness = Harness(restoring: Self.snapshot(selected: .ils, shown: .dollar()))
+        var output = harness.model.currentOutput
+        #expect(output.currencies.filter(\.isSelected).map(\.code) == ["ILS"])
+        #expect(output.arePricesPending)
+        #expect(output.grandTotal == "…")
+        #expect(output.isOrderDisabled)
+
+        await harness.clock.advance(by: .milliseconds(499))
+        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        await harness.clock.advance(by: .milliseconds(1))
+        #expect(
+            await advance(harness.clock, by: .milliseconds(50)) {
+                harness.rates.fetches == [.ils] && !harness.model.currentOutput.arePricesPending
+            }
+        )
+        output = harness.model.currentOutput
+        // 2 × $2,225 + $2,100 = $6,550, less $655, plus $100 ground: $5,995 × 3.25 = ₪19,483.75.
+        #expect(output.grandTotal == "₪19,484")
+        #expect(output.shipping == "₪325")
+        #expect(!output.isOrderDisabled)
+        #expect(harness.rates.fetches == [.ils])
+        #expect(harness.model.latestState.shownRate.currency == .ils)
+        await harness.finish()
+    }
+
+    @Test func aRestoredCurrencyAlreadyShownIsNotFetchedAgain() async {
+        let euro = ExchangeRate(currency: .eur, perDollar: Decimal(string: "0.83") ?? 0, asOf: FakeExchangeRates.asOf)
+        let harness = Harness(restoring: Self.snapshot(selected: .eur, shown: euro))
+        #expect(!harness.model.currentOutput.arePricesPending)
+        await harness.clock.advance(by: .seconds(5))
+        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(harness.model.currentOutput.shipping == "€83")
+        await harness.finish()
+    }
+
+    @Test func aRestoredOrderIsNeverRepricedOrPlacedAgain() async throws {
+        let snapshot = Self.snapshot(selected: .gbp, shown: .dollar(), ordered: true)
+        let harness = Harness(restoring: snapshot)
+        await harness.clock.advance(by: .seconds(5))
+        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(try await harness.model.placeOrder() == snapshot.order)
+        #expect(harness.workshop.counts.placeOrder == 0)
+        #expect(harness.model.currentOutput.confirmation?.number == "LU-OLD001")
         await harness.finish()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LuthierDomain
 import LuthierFeatures
 import Testing
 
@@ -11,8 +12,27 @@ import Testing
         let elapsed = try await Self.timeOfSleep(.milliseconds(5), on: system.environment.clock)
         #expect(elapsed >= .milliseconds(5))
         #expect(try await system.environment.exchangeRates.rate(.eur).perDollar == Decimal(string: "0.83"))
-        #expect(try await system.environment.workshop.availability(.standard) == .available)
+        #expect(
+            try await system.environment.workshop.availability([CartLine(guitar: .standard, quantity: 1)])
+                == [.available])
         #expect(system.environment.makeID() != system.environment.makeID())
+        #expect(abs(system.environment.now().timeIntervalSinceNow) < 60)
+        try await system.shutdown()
+    }
+
+    @Test func theLiveSystemKeepsSessionsAndAnalyticsInItsOwnStore() async throws {
+        let system = try LiveSystem(
+            databasePath: ":memory:", ratesURL: nil, simulateLatency: false, logger: .init(label: "test"))
+        let snapshot = SessionSnapshot(orderKey: "order-key", analyticsKey: "analytics-key", revision: 1)
+        try await system.environment.sessions.save("session", 1, snapshot)
+        #expect(try await system.environment.sessions.load("session") == snapshot)
+        #expect(try system.store.rowCount(in: "sessions") == 1)
+
+        let event = AnalyticsEvent(
+            action: "add", configuration: "casual-natural-mahogany-rosewood", at: Date(), sessionKey: "analytics-key")
+        try await system.environment.analytics.record([event])
+        #expect(try await system.environment.analytics.report(10).totalEvents == 1)
+        #expect(try system.store.rowCount(in: "analytics_events") == 1)
         try await system.shutdown()
     }
 

@@ -23,12 +23,14 @@ import Testing
 
         func make(on client: WorkshopClient) async throws {
             switch self {
-            case .availability: _ = try await client.availability(.standard)
-            case .estimate: _ = try await client.estimate(.standard)
-            case .shipping: _ = try await client.shippingOptions(.standard)
+            case .availability: _ = try await client.availability(Self.lines)
+            case .estimate: _ = try await client.estimate(Self.lines)
+            case .shipping: _ = try await client.shippingOptions(Self.lines)
             case .order: _ = try await client.placeOrder(OrderFixture.request())
             }
         }
+
+        static let lines = [CartLine(guitar: .standard, quantity: 1)]
     }
 
     @Test func theDocumentedRangesAreTheOriginalAppsTimes() {
@@ -43,15 +45,20 @@ import Testing
         let client = WorkshopClient.live(store: store, clock: TestClock())
         try store.setStock(of: .body(.koa), to: 0)
 
-        #expect(try await client.availability(.standard) == .available)
-        #expect(try await client.availability(Guitar(body: .koa)) == .unavailable(missing: ["Koa body blanks"]))
-        #expect(try await client.estimate(.standard) == BuildEstimate(months: 2))
-        #expect(try await client.shippingOptions(.standard) == ShippingOption.standard)
+        let standard = CartLine(guitar: .standard, quantity: 1)
+        let koa = CartLine(guitar: Guitar(body: .koa), quantity: 1)
+        #expect(try await client.availability([standard]) == [.available])
+        #expect(
+            try await client.availability([standard, koa]) == [.available, .unavailable(missing: ["Koa body blanks"])])
+        #expect(try await client.estimate([standard]) == BuildEstimate(months: 2))
+        // The whole order's estimate is its longest guitar's: Koa is scarce now.
+        #expect(try await client.estimate([standard, koa]) == BuildEstimate(months: 3))
+        #expect(try await client.shippingOptions([standard, koa]) == ShippingOption.standard)
 
         let order = try await client.placeOrder(OrderFixture.request())
         #expect(try await client.order(order.number) == order)
         #expect(try await client.order("LU-NOPE22") == nil)
-        #expect(try await client.estimate(.standard) == BuildEstimate(months: 3))
+        #expect(try await client.estimate([standard]) == BuildEstimate(months: 3))
         await #expect(throws: OrderError.unavailable(missing: ["Koa body blanks"])) {
             try await client.placeOrder(OrderFixture.request(checkoutID: "koa", guitar: Guitar(body: .koa)))
         }

@@ -5,14 +5,18 @@ import Testing
 @testable import LuthierLive
 
 @Suite struct WorkshopStoreTests {
+    /// Every table a fully migrated database has.
+    static let tables: Set<String> = ["wood_stock", "orders", "order_lines", "sessions", "analytics_events"]
+    static let migrations = ["v1-wood-stock-and-orders", "v2-order-lines-discounts-sessions-analytics"]
+
     // MARK: - Opening and migrations
 
     @Test func migratingAnEmptyFileCreatesTheTablesAndSeedsTheStock() async throws {
         try await withTemporaryDatabasePath { path in
             let store = try WorkshopStore(path: path)
             #expect(FileManager.default.fileExists(atPath: path))
-            #expect(try store.tableNames() == ["wood_stock", "orders"])
-            #expect(try store.appliedMigrations() == ["v1-wood-stock-and-orders"])
+            #expect(try store.tableNames() == Self.tables)
+            #expect(try store.appliedMigrations() == Self.migrations)
             for wood in StockedWood.allCases {
                 #expect(try store.stock(of: wood) == WorkshopStore.initialStock[wood])
             }
@@ -37,7 +41,7 @@ import Testing
                 number = try store.placeOrder(OrderFixture.request()).number
             }
             let reopened = try WorkshopStore(path: path)
-            #expect(try reopened.appliedMigrations() == ["v1-wood-stock-and-orders"])
+            #expect(try reopened.appliedMigrations() == Self.migrations)
             #expect(try reopened.stock(of: .body(.koa)) == 1)
             #expect(try reopened.stock(of: .body(.mahogany)) == 39)
             #expect(try reopened.order(number: number)?.checkoutID == "checkout-1")
@@ -49,7 +53,7 @@ import Testing
 
     @Test func anInMemoryStoreIsMigratedAndSeeded() throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(try store.tableNames() == ["wood_stock", "orders"])
+        #expect(try store.tableNames() == Self.tables)
         #expect(try store.stock(of: .fretboard(.ebony)) == 8)
     }
 
@@ -161,7 +165,7 @@ import Testing
 
     @Test func shippingIsPickupGroundExpressAtListPrices() throws {
         let store = try WorkshopStore(path: ":memory:")
-        let options = store.shippingOptions(for: .standard)
+        let options = store.shippingOptions(for: [CartLine(guitar: .standard, quantity: 2)])
         #expect(options.map(\.method) == [.pickup, .ground, .express])
         #expect(options.map(\.price) == [.dollars(0), .dollars(100), .dollars(250)])
     }
@@ -182,7 +186,8 @@ import Testing
             #expect(placed.number.wholeMatch(of: /LU-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}/) != nil)
             #expect(placed.accessKey.wholeMatch(of: /[0-9a-f]{32}/) != nil)
             #expect(placed.checkoutID == "checkout-\(currency.code)")
-            #expect(placed.guitar == guitar)
+            #expect(placed.lines == [CartLine(guitar: guitar, quantity: 1)])
+            #expect(placed.discountCode == nil)
             #expect(placed.shipping == .express)
             #expect(placed.currency == currency)
             #expect(placed.rate == Decimal(string: rate))
@@ -210,6 +215,7 @@ import Testing
         )
         #expect(order.quote.basePrice == Money(minorUnits: 650_000, currency: .ils))
         #expect(order.quote.additions == Money(minorUnits: 0, currency: .ils))
+        #expect(order.quote.discount == Money(minorUnits: 0, currency: .ils))
         #expect(order.quote.shipping == Money(minorUnits: 81_250, currency: .ils))
         #expect(order.quote.total == Money(minorUnits: 731_250, currency: .ils))
         #expect(try store.order(number: order.number)?.quote == order.quote)

@@ -37,7 +37,7 @@ struct CheckoutControllerTests {
     }
 
     static func model(_ app: TestApp, cookie: String) throws -> CheckoutViewModel {
-        let session = try #require(app.services.registry.session(forCookie: cookie))
+        let session = try #require(app.liveSession(cookie))
         return try #require(session.build.currentCheckout)
     }
 
@@ -152,8 +152,8 @@ struct CheckoutControllerTests {
             #expect(response.status == 204)
             #expect(response.body.isEmpty)
             // Already there when the answer came: no waiting.
-            let session = try #require(app.services.registry.session(forCookie: cookie))
-            #expect(session.build.currentCheckout?.checkout.guitar.shape == .longV)
+            let session = try #require(app.liveSession(cookie))
+            #expect(session.build.currentCheckout?.checkout.lines.first?.guitar.shape == .longV)
             let page = try await Self.checkoutPage(app, cookie: cookie)
             #expect(page.totals == ["$2,000", "$75", "Free", "$2,075"])
             #expect(page.parts.first == "Shape: Long V (+$75)")
@@ -472,7 +472,7 @@ struct CheckoutControllerTests {
 
             let stored = try #require(try shop.store.order(number: number))
             #expect(stored.checkoutID == "checkout-1")
-            #expect(stored.guitar == Guitar(shape: .longV))
+            #expect(stored.lines == [CartLine(guitar: Guitar(shape: .longV), quantity: 1)])
             #expect(stored.shipping == .express)
             #expect(stored.currency == .usd)
             #expect(stored.quote.total == .dollars(2_325))
@@ -728,7 +728,9 @@ extension CheckoutControllerTests {
             let checkout = Task { try await app.scriptPost("/checkout", form: "", cookie: cookie) }
             for tab in [stream, second] {
                 let (_, loading) = try await tab.nextPatch()
-                #expect(loading.targets == ["checkout-action"])
+                // The builder's button and the cart page's "Check out" both show the checkout loading.
+                #expect(loading.targets == ["checkout-action", "cart-actions"])
+                #expect(loading.html("cart-actions")?.contains(">Checking out…</button>") == true)
                 let button = try #require(loading.html("checkout-action"))
                 #expect(button.contains("disabled"))
                 #expect(button.contains(">Checking out…</button>"))

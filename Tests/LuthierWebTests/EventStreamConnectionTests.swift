@@ -5,11 +5,16 @@ import Testing
 /// `GET /events` over real sockets, read as the bytes arrive.
 @Suite("EventStreamConnection over a socket")
 struct EventStreamConnectionTests {
-    static let allTargets = [
+    /// The builder page's fragments.
+    static let builderTargets = [
         "guitar-picture", "guitar-description", "guitar-price",
         "picker-shape", "picker-color", "picker-body", "picker-fretboard",
         "checkout-action",
     ]
+
+    /// Every fragment a new session's stream opens with: the builder's, then the cart's (the badge
+    /// is on every page; the rest are the cart page's, ignored by pages without those elements).
+    static let allTargets = builderTargets + ["cart-badge", "cart-lines", "cart-summary", "cart-actions"]
 
     /// Opens a stream and reads its opening: the `retry:` hint, then the full patch.
     static func openAndReadOpening(
@@ -73,10 +78,14 @@ struct EventStreamConnectionTests {
             #expect(patch.html("picker-shape")?.contains("Long V (+$75)") == true)
             #expect(patch.html("picker-shape")?.contains("value=\"casual\" checked") == true)
             #expect(patch.html("guitar-picture")?.contains("<svg") == true)
-            // The page embeds exactly the same fragments.
+            // Each page embeds exactly the same fragments as the stream sends for it.
             let page = try await app.page(cookie: cookie)
-            for fragment in patch.fragments {
+            for fragment in patch.fragments where Self.builderTargets.contains(fragment.target) {
                 #expect(page.html.contains(fragment.html), "\(fragment.target)")
+            }
+            let cartPage = try await app.get("/cart", cookie: cookie).text
+            for fragment in patch.fragments where fragment.target.hasPrefix("cart-") {
+                #expect(cartPage.contains(fragment.html), "\(fragment.target)")
             }
             await stream.close()
         }
@@ -139,7 +148,7 @@ struct EventStreamConnectionTests {
     func twoStreamsOneSession() async throws {
         try await TestApp.run { app in
             let cookie = try await app.newSession()
-            let session = try #require(app.services.registry.session(forCookie: cookie))
+            let session = try #require(app.liveSession(cookie))
             let (first, firstOpening, _) = try await Self.openAndReadOpening(app, cookie: cookie)
             let (second, secondOpening, _) = try await Self.openAndReadOpening(app, cookie: cookie)
             #expect(app.services.hub.openStreams == 2)
@@ -224,7 +233,7 @@ struct EventStreamConnectionTests {
     func clientClose(_ mode: CloseMode) async throws {
         try await TestApp.run { app in
             let cookie = try await app.newSession()
-            let session = try #require(app.services.registry.session(forCookie: cookie))
+            let session = try #require(app.liveSession(cookie))
             let (stream, _, _) = try await Self.openAndReadOpening(app, cookie: cookie)
             #expect(app.services.hub.openStreams == 1)
             #expect(session.fragments.subscriberCount == 1)
@@ -255,7 +264,7 @@ struct EventStreamConnectionTests {
     func noLeaks() async throws {
         try await TestApp.run { app in
             let cookie = try await app.newSession()
-            let session = try #require(app.services.registry.session(forCookie: cookie))
+            let session = try #require(app.liveSession(cookie))
             for _ in 0..<20 {
                 let (stream, _, _) = try await Self.openAndReadOpening(app, cookie: cookie)
                 await stream.close()

@@ -1,4 +1,5 @@
 import Clocks
+import LuthierDomain
 import LuthierFeatures
 import Testing
 
@@ -59,16 +60,98 @@ struct SessionRegistryTests {
         let renderer = try await PageRenderer(
             directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
         let registry = SessionRegistry(maxSessions: 2, renderer: renderer, environment: .webTest(clock: TestClock()))
-        let session = try #require(registry.createSession() as Session?)
-        #expect(registry.session(forCookie: session.id.rawValue) === session)
-        #expect(registry.session(forCookie: nil) == nil)
-        #expect(registry.session(forCookie: session.id.rawValue.uppercased()) == nil)
-        #expect(registry.session(forCookie: String(session.id.rawValue.dropLast())) == nil)
-        #expect(registry.session(forCookie: SessionID.random().rawValue) == nil)
-        let other = try #require(registry.createSession() as Session?)
+        let session = try registry.createSession()
+        #expect(try await registry.session(forCookie: session.id.rawValue) === session)
+        #expect(try await registry.session(forCookie: nil) == nil)
+        #expect(try await registry.session(forCookie: session.id.rawValue.uppercased()) == nil)
+        #expect(try await registry.session(forCookie: String(session.id.rawValue.dropLast())) == nil)
+        #expect(try await registry.session(forCookie: SessionID.random().rawValue) == nil)
+        let other = try registry.createSession()
         #expect(other.id != session.id)
-        #expect(registry.createSession() == nil)
+        #expect(throws: SessionRegistry.Failure.full) { try registry.createSession() }
         #expect(registry.count == 2)
+    }
+
+    static func registry(
+        sessions: MemorySessionStore, maxSessions: Int = 10
+    ) async throws -> SessionRegistry {
+        let renderer = try await PageRenderer(
+            directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
+        return SessionRegistry(
+            maxSessions: maxSessions, renderer: renderer,
+            environment: .webTest(clock: TestClock(), sessions: sessions))
+    }
+
+    @Test("a stored session comes back by its cookie in a new registry (a restart), with its keys, guitar and cart")
+    func restore() async throws {
+        let store = MemorySessionStore()
+        let first = try await Self.registry(sessions: store)
+        let session = try first.createSession()
+        await session.build.send(.change(GuitarChange(shape: .sharpV, color: .sky)))
+        try await session.cart.send(.add(Guitar(shape: .longV)))
+        try await session.cart.send(.add(Guitar(shape: .longV)))
+        try await session.save()
+        first.closeAll()
+
+        let second = try await Self.registry(sessions: store)
+        #expect(second.count == 0)
+        let restored = try #require(try await second.session(forCookie: session.id.rawValue))
+        #expect(restored.id == session.id)
+        #expect(restored.orderKey == session.orderKey)
+        #expect(restored.analyticsKey == session.analyticsKey)
+        #expect(restored.build.currentOutput.guitar == Guitar(shape: .sharpV, color: .sky))
+        #expect(restored.cart.currentOutput.guitarCount == 2)
+        #expect(second.count == 1)
+        #expect(try await second.session(forCookie: session.id.rawValue) === restored)
+        #expect(try await second.session(forCookie: SessionID.random().rawValue) == nil)
+        second.closeAll()
+    }
+
+    @Test("the store is keyed by the SHA-256 of the id, never the cookie value itself")
+    func storageKey() async throws {
+        let store = MemorySessionStore()
+        let registry = try await Self.registry(sessions: store)
+        let session = try registry.createSession()
+        try await session.save()
+        #expect(Array(store.rows.keys) == [session.id.storageKey])
+        #expect(session.id.storageKey != session.id.rawValue)
+        #expect(session.id.storageKey.utf8.count == 64)
+        // SHA-256 of 64 "a"s, as `sha256sum` gives it, to pin the digest and its hex down.
+        let known = try #require(SessionID(rawValue: String(repeating: "a", count: 64)))
+        #expect(known.storageKey == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        registry.closeAll()
+    }
+
+    @Test("concurrent requests with one cookie restore the session once")
+    func singleFlightRestore() async throws {
+        let store = MemorySessionStore()
+        let first = try await Self.registry(sessions: store)
+        let session = try first.createSession()
+        try await session.save()
+        first.closeAll()
+        let second = try await Self.registry(sessions: store)
+        let found = try await withThrowingTaskGroup(of: Session?.self) { group in
+            for _ in 0..<20 { group.addTask { try await second.session(forCookie: session.id.rawValue) } }
+            var found: [Session] = []
+            for try await session in group { if let session { found.append(session) } }
+            return found
+        }
+        #expect(found.count == 20)
+        #expect(Set(found.map { ObjectIdentifier($0) }).count == 1)
+        #expect(second.count == 1)
+        second.closeAll()
+    }
+
+    @Test("a store that cannot be read refuses the request rather than making up a new session")
+    func storeDown() async throws {
+        let store = MemorySessionStore()
+        let registry = try await Self.registry(sessions: store)
+        store.fail()
+        await #expect(throws: SessionRegistry.Failure.storeUnavailable) {
+            try await registry.session(forCookie: SessionID.random().rawValue)
+        }
+        #expect(registry.count == 0)
+        registry.closeAll()
     }
 
     @Test("session ids are 64 lowercase hex digits and distinct")

@@ -73,7 +73,7 @@ struct SessionServiceTests {
     func droppedSessionReleased() async throws {
         try await TestApp.run(configure: { $0.sessionIdleTimeout = .seconds(60) }) { app in
             let cookie = try await app.newSession()
-            let session = try #require(app.services.registry.session(forCookie: cookie))
+            let session = try #require(app.liveSession(cookie))
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
             #expect(await eventually { session.build.outputSubscriberCount == 1 })
             try await app.advance(by: .seconds(75))

@@ -36,7 +36,13 @@ public func buildApplicationWithServices(
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
     let services = LuthierServices(
         environment: environment,
-        registry: SessionRegistry(maxSessions: configuration.maxSessions, renderer: renderer, environment: environment),
+        registry: SessionRegistry(
+            maxSessions: configuration.maxSessions,
+            renderer: renderer,
+            environment: environment,
+            discounts: configuration.discountCodes,
+            logger: logger
+        ),
         hub: EventStreamHub(),
         renderer: renderer,
         assets: assets
@@ -45,9 +51,12 @@ public func buildApplicationWithServices(
     let sessionService = SessionService(
         registry: services.registry,
         hub: services.hub,
-        clock: environment.clock,
+        environment: environment,
         sweepInterval: max(configuration.sessionIdleTimeout / SessionRegistry.sweepsBeforeDrop, .milliseconds(10)),
-        heartbeatInterval: configuration.heartbeatInterval
+        heartbeatInterval: configuration.heartbeatInterval,
+        retention: configuration.sessionRetention,
+        expiryInterval: configuration.sessionExpiryInterval,
+        logger: logger
     )
     let app = Application(
         router: router,
@@ -71,7 +80,11 @@ public func buildRouter(
     router.add(
         middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
     router.add(middleware: SameOriginMiddleware { error, request in responses.error(error, for: request) })
-    let sessions = SessionResolver(registry: services.registry, responses: responses)
+    let sessions = SessionResolver(
+        registry: services.registry,
+        responses: responses,
+        cookieMaxAge: Int(configuration.sessionRetention.components.seconds)
+    )
     let forms = FormReader(maxBytes: configuration.maxFormBytes)
     let build = BuildController(
         sessions: sessions,
@@ -88,7 +101,16 @@ public func buildRouter(
         responses: responses,
         forms: forms
     )
+    let cart = CartController(sessions: sessions, renderer: services.renderer, responses: responses, forms: forms)
+    let admin = AdminController(
+        token: configuration.adminToken,
+        analytics: services.environment.analytics,
+        renderer: services.renderer,
+        responses: responses
+    )
     router.addRoutes(build.endpoints)
     router.addRoutes(checkout.endpoints)
+    router.addRoutes(cart.endpoints)
+    router.addRoutes(admin.endpoints)
     return router
 }

@@ -1,3 +1,5 @@
+import LuthierDomain
+
 /// What an operator can set on the command line; everything has a default that serves the shop.
 public struct LuthierConfiguration: Sendable {
     public var host: String
@@ -18,6 +20,14 @@ public struct LuthierConfiguration: Sendable {
     public var maxFormBytes: Int
     /// `Cache-Control` for files from `Public/`.
     public var staticCacheControl: String
+    /// How long a stored session is kept after its last use (and how long the cookie lives).
+    public var sessionRetention: Duration
+    /// How often stored sessions past their retention are deleted.
+    public var sessionExpiryInterval: Duration
+    /// The discount codes customers can apply to a cart.
+    public var discountCodes: [DiscountCode]
+    /// The token `/admin/analytics` asks for; nil turns the admin pages off.
+    public var adminToken: String?
 
     public init(
         host: String = "0.0.0.0",
@@ -29,7 +39,11 @@ public struct LuthierConfiguration: Sendable {
         heartbeatInterval: Duration = .seconds(15),
         reconnectDelayMilliseconds: Int = 2_000,
         maxFormBytes: Int = 16 * 1024,
-        staticCacheControl: String = "public, max-age=300"
+        staticCacheControl: String = "public, max-age=300",
+        sessionRetention: Duration = .seconds(30 * 24 * 3_600),
+        sessionExpiryInterval: Duration = .seconds(3_600),
+        discountCodes: [DiscountCode] = [],
+        adminToken: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -41,5 +55,9 @@ public struct LuthierConfiguration: Sendable {
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
         self.maxFormBytes = maxFormBytes
         self.staticCacheControl = staticCacheControl
+        self.sessionRetention = sessionRetention
+        self.sessionExpiryInterval = sessionExpiryInterval
+        self.discountCodes = discountCodes
+        self.adminToken = adminToken
     }
 }

@@ -22,16 +22,10 @@ struct BuildController: Sendable {
 
     /// `GET /`: the whole builder, rendered from the session's current output.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let (session, isNew): (Session, Bool)
-        do {
-            (session, isNew) = try sessions.sessionOrNew(for: request)
-        } catch {
-            return responses.error(error, for: request)
+        await sessions.page(request) { session in
+            renderer.render(
+                BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput), template: "builder")
         }
-        let html = renderer.render(BuilderPage(output: session.build.currentOutput), template: "builder")
-        var response = responses.page(html)
-        if isNew { response.setCookie(sessions.cookie(for: session)) }
-        return response
     }
 
     /// `POST /build`: any subset of shape, color, body, fretboard. All fields are validated before
@@ -66,7 +60,13 @@ struct BuildController: Sendable {
 
     /// `GET /events`: the session's event stream.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        guard let session = sessions.existing(request) else {
+        let existing: Session?
+        do {
+            existing = try await sessions.existing(request)
+        } catch {
+            return responses.error(error, for: request)
+        }
+        guard let session = existing else {
             return responses.error(
                 UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session."),
                 for: request
@@ -94,5 +94,6 @@ struct BuildController: Sendable {
 
 /// What the builder template shows.
 struct BuilderPage: Sendable {
+    let cart: CartOutput
     let output: BuildOutput
 }

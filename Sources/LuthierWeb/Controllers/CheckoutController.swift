@@ -42,12 +42,21 @@ struct CheckoutController: Sendable {
 
     /// `GET /checkout`: the session's checkout, or back to the builder when there is none.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        guard let session = sessions.existing(request), let checkout = session.build.currentCheckout else {
+        let existing: Session?
+        do {
+            existing = try await sessions.existing(request)
+        } catch {
+            return responses.error(error, for: request)
+        }
+        guard let session = existing, let checkout = session.build.currentCheckout else {
             return responses.seeOther("/")
         }
-        return responses.page(
-            renderer.render(
-                CheckoutPage(output: checkout.currentOutput, artwork: checkout.artwork), template: "checkout"))
+        let page = CheckoutPage(
+            cart: session.cart.currentOutput,
+            output: checkout.currentOutput,
+            pictures: checkout.artworks.map { Picture(svg: $0.svg) }
+        )
+        return responses.page(renderer.render(page, template: "checkout"))
     }
 
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
@@ -75,6 +84,7 @@ struct CheckoutController: Sendable {
             let model = try checkout(of: session)
             do {
                 try await model.placeOrder()
+                await session.cart.settle(model.checkout)
             } catch let failure as CheckoutViewModel.OrderFailure {
                 switch failure {
                 case .notOrderable(let message), .refused(let message):
@@ -89,7 +99,9 @@ struct CheckoutController: Sendable {
     @Sendable func dismiss(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.handle(request) { session in
             try await forms.requireNoFields(request, action: "Dismiss")
-            await session.build.send(.startOver)
+            // After a cart's order the builder keeps its guitar; after the builder's, it starts over.
+            let fromCart = session.build.currentCheckout?.checkout.source == .cart
+            await session.build.send(fromCart ? .checkoutEnded : .startOver)
             return sessions.done(request, redirect: "/")
         }
     }
@@ -116,9 +128,11 @@ struct CheckoutController: Sendable {
         }
         guard let order else { return notFound }
         let key = request.uri.queryParameters.get("key") ?? ""
-        let ownSession = sessions.existing(request).map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
+        let session = try? await sessions.existing(request)
+        let ownSession = session.map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
         guard ownSession || constantTimeEquals(key, order.accessKey) else { return notFound }
-        return responses.page(renderer.render(OrderPage(order: order), template: "order"))
+        return responses.page(
+            renderer.render(OrderPage(order: order, cart: session?.cart.currentOutput), template: "order"))
     }
 
     private func checkout(of session: Session) throws(UserFacingError) -> CheckoutViewModel {
@@ -144,6 +158,7 @@ func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
 
 /// What the checkout template shows.
 struct CheckoutPage: Sendable {
+    let cart: CartOutput
     let output: CheckoutOutput
-    let artwork: GuitarArtwork
+    let pictures: [Picture]
 }

@@ -7,30 +7,54 @@ struct SessionResolver: Sendable {
 
     let registry: SessionRegistry
     let responses: ResponseFactory
+    /// How long the browser keeps the cookie: as long as the store keeps the session.
+    let cookieMaxAge: Int
 
-    /// The live session the cookie names, if the server issued it.
-    func existing(_ request: Request) -> Session? {
-        registry.session(forCookie: request.cookies[Self.cookieName]?.value)
+    /// The session the cookie names, if the server issued it (restored from the store if need be).
+    func existing(_ request: Request) async throws(UserFacingError) -> Session? {
+        do {
+            return try await registry.session(forCookie: request.cookies[Self.cookieName]?.value)
+        } catch {
+            throw Self.refusal(error)
+        }
     }
 
     /// The session, or a new one when the cookie names none (a 503 past the cap).
-    func sessionOrNew(for request: Request) throws(UserFacingError) -> (Session, isNew: Bool) {
-        if let session = existing(request) {
+    func sessionOrNew(for request: Request) async throws(UserFacingError) -> (Session, isNew: Bool) {
+        if let session = try await existing(request) {
             return (session, false)
         }
-        guard let session = registry.createSession() else {
-            throw UserFacingError(
-                .serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60)
+        do {
+            return (try registry.createSession(), true)
+        } catch {
+            throw Self.refusal(error)
         }
-        return (session, true)
     }
 
-    /// Runs a form post's work in the request's session, turning a refusal into its response and
-    /// setting the cookie when the session is new.
+    private static func refusal(_ failure: SessionRegistry.Failure) -> UserFacingError {
+        switch failure {
+        case .full:
+            UserFacingError(
+                .serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60)
+        case .storeUnavailable:
+            UserFacingError(
+                .serviceUnavailable, "Your session cannot be read right now; please try again shortly.", retryAfter: 5)
+        }
+    }
+
+    /// Runs a form post's work in the request's session, turning a refusal into its response,
+    /// saving the session before answering (what the server says yes to is stored), and setting
+    /// the cookie when the session is new.
     func handle(_ request: Request, _ work: (Session) async throws -> Response) async -> Response {
         do {
-            let (session, isNew) = try sessionOrNew(for: request)
+            let (session, isNew) = try await sessionOrNew(for: request)
             var response = try await work(session)
+            do {
+                try await session.save()
+            } catch {
+                throw UserFacingError(
+                    .serviceUnavailable, "Your change could not be saved; please try again.", retryAfter: 5)
+            }
             if isNew { response.setCookie(cookie(for: session)) }
             return response
         } catch let error as UserFacingError {
@@ -41,12 +65,28 @@ struct SessionResolver: Sendable {
         }
     }
 
+    /// A full page rendered for the request's session (a new one if need be, with its cookie).
+    func page(_ request: Request, _ render: (Session) -> String) async -> Response {
+        do {
+            let (session, isNew) = try await sessionOrNew(for: request)
+            var response = responses.page(render(session))
+            if isNew { response.setCookie(cookie(for: session)) }
+            return response
+        } catch {
+            return responses.error(error, for: request)
+        }
+    }
+
     /// A script's post gets "no content"; a plain form post is redirected (post, redirect, get).
     func done(_ request: Request, redirect location: String) -> Response {
         request.headers[.xRequestedWith] != nil ? Response(status: .noContent) : responses.seeOther(location)
     }
 
+    /// Kept by the browser across restarts, for as long as the store keeps the session; never
+    /// readable by scripts, and not sent on cross-site posts.
     func cookie(for session: Session) -> Cookie {
-        Cookie(name: Self.cookieName, value: session.id.rawValue, path: "/", httpOnly: true, sameSite: .lax)
+        Cookie(
+            name: Self.cookieName, value: session.id.rawValue, maxAge: cookieMaxAge, path: "/", httpOnly: true,
+            sameSite: .lax)
     }
 }

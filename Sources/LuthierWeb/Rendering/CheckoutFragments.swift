@@ -3,6 +3,7 @@ import LuthierFeatures
 /// The parts of the checkout page that change, like `BuildFragments` for the builder.
 enum CheckoutFragments {
     static let parts = "checkout-parts"
+    static let lines = "checkout-lines"
     static let details = "checkout-details"
     static let shipping = "checkout-shipping"
     static let currency = "checkout-currency"
@@ -15,7 +16,11 @@ enum CheckoutFragments {
         func add(_ target: String, _ template: String, if differs: Bool) {
             if differs { fragments.append(Fragment(target: target, html: renderer.render(new, template: template))) }
         }
-        add(parts, "fragments/checkout-parts", if: old?.parts != new.parts)
+        if new.isCart {
+            add(lines, "fragments/checkout-lines", if: old?.lines != new.lines)
+        } else {
+            add(parts, "fragments/checkout-parts", if: old?.parts != new.parts)
+        }
         add(
             details, "fragments/checkout-details",
             if: old?.estimate != new.estimate || old?.availability != new.availability)
@@ -23,7 +28,8 @@ enum CheckoutFragments {
         add(currency, "fragments/checkout-currency", if: old?.currencies != new.currencies)
         add(
             totals, "fragments/checkout-totals",
-            if: old?.basePrice != new.basePrice || old?.additions != new.additions || old?.shipping != new.shipping
+            if: old?.basePrice != new.basePrice || old?.additions != new.additions || old?.discount != new.discount
+                || old?.shipping != new.shipping
                 || old?.grandTotal != new.grandTotal || old?.ratesNote != new.ratesNote
                 || old?.deliveryTime != new.deliveryTime
         )

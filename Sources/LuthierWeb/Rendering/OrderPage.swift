@@ -2,36 +2,71 @@ import Foundation
 import LuthierDomain
 import LuthierFeatures
 
-/// What the order page shows: parts, amounts (in the order's currency) and status.
+/// What the order page shows: the guitars, amounts (in the order's currency) and status.
 struct OrderPage: Sendable {
+    /// One ordered line, priced in the order's currency.
+    struct Line: Sendable {
+        let description: String
+        let quantity: Int
+        let unitPrice: String
+        let total: String
+    }
+
+    let cart: CartOutput?
     let number: String
-    let artwork: GuitarArtwork
+    let pictures: [Picture]
     let description: String
+    /// One guitar: shown part by part; several: as lines.
+    let isSingle: Bool
     let parts: [PartRow]
+    let lines: [Line]
     let shippingName: String
     let deliveryTime: String
     let basePrice: String
     let additions: String
+    let discountCode: String?
+    let discount: String
     let shipping: String
     let grandTotal: String
     let currency: String
     let status: String
     let placedAt: String
 
-    init(order: Order) {
+    init(order: Order, cart: CartOutput?) {
+        self.cart = cart
         number = order.number
-        artwork = GuitarArtwork(guitar: order.guitar)
-        description = order.guitar.description
+        pictures = order.lines.map { Picture(svg: GuitarArtwork(guitar: $0.guitar).svg) }
+        let count = order.guitarCount
+        isSingle = order.lines.count == 1 && count == 1
+        description =
+            isSingle ? order.lines.first.map(\.guitar.description) ?? "" : "\(count) guitars"
         let rate = ExchangeRate(currency: order.currency, perDollar: order.rate, asOf: order.placedAt)
-        parts = PartRow.parts(of: order.guitar) { rate.convert($0).formatted() }
+        parts =
+            isSingle
+            ? order.lines.first.map { PartRow.parts(of: $0.guitar) { rate.convert($0).formatted() } } ?? [] : []
+        lines = order.lines.map { line in
+            Line(
+                description: line.guitar.description,
+                quantity: line.quantity,
+                unitPrice: rate.convert(line.guitar.price).formatted(),
+                total: rate.convert(line.guitar.price.times(line.quantity)).formatted()
+            )
+        }
         shippingName = order.shipping.name
         deliveryTime = order.shipping.deliveryTime
         basePrice = order.quote.basePrice.formatted()
         additions = order.quote.additions.formatted()
+        discountCode = order.discountCode
+        discount = "−" + order.quote.discount.formatted()
         shipping = order.quote.shipping.formattedOrFree()
         grandTotal = order.quote.total.formatted()
         currency = order.currency.code
         status = order.status.label
         placedAt = CheckoutOutput.format(order.placedAt)
     }
+}
+
+/// A guitar's picture on a page, as its SVG markup.
+struct Picture: Sendable {
+    let svg: String
 }

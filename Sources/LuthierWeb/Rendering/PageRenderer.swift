@@ -11,6 +11,8 @@ public struct PageRenderer: Sendable {
         "fragments/picker", "fragments/checkout-button", "checkout", "order",
         "fragments/checkout-parts", "fragments/checkout-details", "fragments/checkout-shipping",
         "fragments/checkout-currency", "fragments/checkout-totals", "fragments/checkout-order",
+        "fragments/checkout-lines", "cart", "fragments/cart-badge", "fragments/cart-lines",
+        "fragments/cart-summary", "fragments/cart-actions", "admin-analytics",
     ]
 
     public enum LoadError: Error, CustomStringConvertible {

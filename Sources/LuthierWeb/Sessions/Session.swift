@@ -1,8 +1,12 @@
+import Foundation
+import Logging
+import LuthierDomain
 import LuthierFeatures
 import Synchronization
 
 /// One customer's browser session: its view models, the fragments rendered from their outputs,
-/// and how recently it was used.
+/// and how recently it was used. Everything it holds is saved through the `SessionStore` after
+/// each accepted change, so a restart finds it as it was.
 public final class Session: Sendable {
     private struct Activity {
         var idleSweeps = 0
@@ -13,28 +17,116 @@ public final class Session: Sendable {
     /// An anonymous key, separate from the cookie, stored with the session's orders so that the
     /// session can see them without their link (the cookie value itself is never stored).
     public let orderKey: String
+    /// Another anonymous key, for analytics, so that analytics cannot be joined to orders.
+    public let analyticsKey: String
     public let build: BuildViewModel
+    public let cart: CartViewModel
     public let fragments: FragmentStore
     private let renderer: PageRenderer
-    /// The output the initial fragments were rendered from: the driver diffs against it first.
+    private let store: SessionStore
+    private let analytics: AnalyticsClient
+    private let logger: Logger
+    /// The outputs the initial fragments were rendered from: the driver diffs against them first.
     private let initialOutput: BuildOutput
+    private let initialCart: CartOutput
     private let activity = Mutex(Activity())
+    /// The revision of the latest snapshot taken; taken and incremented under one lock, so a
+    /// higher revision always holds the newer state.
+    private let revision: Mutex<Int>
 
-    init(id: SessionID, orderKey: String, build: BuildViewModel, renderer: PageRenderer) {
+    /// A session for `id` from a snapshot: a new one (fresh keys, standard guitar, empty cart) or
+    /// one restored from the store.
+    init(
+        id: SessionID,
+        snapshot: SessionSnapshot,
+        environment: LuthierEnvironment,
+        discounts: [DiscountCode],
+        renderer: PageRenderer,
+        logger: Logger
+    ) {
         self.id = id
-        self.orderKey = orderKey
-        self.build = build
+        orderKey = snapshot.orderKey
+        analyticsKey = snapshot.analyticsKey
+        build = BuildViewModel(
+            state: BuildState(guitar: snapshot.guitar),
+            environment: environment,
+            sessionKey: snapshot.orderKey,
+            restoredCheckout: snapshot.checkout
+        )
+        cart = CartViewModel(
+            cart: snapshot.cart,
+            discount: snapshot.discount,
+            discounts: discounts,
+            settledCheckoutID: snapshot.settledCheckoutID,
+            now: environment.now
+        )
         self.renderer = renderer
+        store = environment.sessions
+        analytics = environment.analytics
+        self.logger = logger
+        revision = Mutex(snapshot.revision)
         initialOutput = build.currentOutput
-        fragments = FragmentStore(initial: BuildFragments.all(initialOutput, renderer: renderer))
+        initialCart = cart.currentOutput
+        var initial = BuildFragments.all(initialOutput, renderer: renderer)
+        initial += CartFragments.all(initialCart, checkoutButton: initialOutput.checkoutButton, renderer: renderer)
+        if let checkout = build.currentCheckout {
+            initial += CheckoutFragments.changed(from: nil, to: checkout.currentOutput, renderer: renderer)
+        }
+        fragments = FragmentStore(initial: initial)
     }
 
-    /// The output driver: follows the builder (and the checkout, when there is one) and renders
-    /// each change's fragments once, for every stream of the session. A new checkout also tells
-    /// every open page to go to it, and leaving it sends them back to the builder. Ends when the
-    /// view model closes or the task is cancelled.
+    /// A brand-new session's snapshot: random anonymous keys, the standard guitar, an empty cart.
+    static func freshSnapshot() -> SessionSnapshot {
+        SessionSnapshot(orderKey: SessionID.random().rawValue, analyticsKey: SessionID.random().rawValue)
+    }
+
+    /// Everything to save, as of now.
+    private func snapshot(revision: Int) -> SessionSnapshot {
+        let cart = cart.latestState
+        return SessionSnapshot(
+            orderKey: orderKey,
+            analyticsKey: analyticsKey,
+            guitar: build.latestState.guitar,
+            cart: cart.cart,
+            discount: cart.discount,
+            checkout: build.currentCheckout.map { CheckoutSnapshot(state: $0.latestState) },
+            settledCheckoutID: cart.settledCheckoutID,
+            revision: revision
+        )
+    }
+
+    /// Saves the session as it is now. The routes call it after every accepted change and answer
+    /// only once it is stored: what the server said yes to survives a crash.
+    func save() async throws {
+        let snapshot = revision.withLock { revision in
+            revision += 1
+            return self.snapshot(revision: revision)
+        }
+        try await store.save(id.storageKey, snapshot.revision, snapshot)
+    }
+
+    /// Saves after a change the customer did not post (a rate arriving, an order confirmed), when
+    /// nobody waits for the answer: a failure is logged, and the next save carries the change.
+    private func saveInBackground() async {
+        do {
+            try await save()
+        } catch {
+            logger.error("A session could not be saved", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The output driver: follows the builder, the cart and the checkout, and renders each
+    /// change's fragments once, for every stream of the session. A new checkout also tells every
+    /// open page to go to it, and leaving it sends them back to the builder. It also feeds the
+    /// analytics recorder. Ends when the view models close or the task is cancelled.
     func drive() async {
         await withDiscardingTaskGroup { group in
+            group.addTask { await self.recordAnalytics() }
+            group.addTask { await self.followCart() }
+            if let restored = build.currentCheckout {
+                group.addTask { await restored.run() }
+                group.addTask { await self.follow(restored) }
+            }
             var previous = initialOutput
             for await output in build.outputs() {
                 var navigate: String?
@@ -47,8 +139,12 @@ public final class Session: Sendable {
                         navigate = "/"
                     }
                 }
+                let cart = cart.currentOutput
                 fragments.publish(
-                    BuildFragments.changed(from: previous, to: output, renderer: renderer),
+                    BuildFragments.changed(from: previous, to: output, renderer: renderer)
+                        + CartFragments.changed(
+                            from: (cart, previous.checkoutButton), to: (cart, output.checkoutButton),
+                            renderer: renderer),
                     navigate: navigate
                 )
                 previous = output
@@ -57,11 +153,50 @@ public final class Session: Sendable {
         }
     }
 
+    /// The cart's fragments (the badge on every page, the cart page's parts). Each stream is
+    /// combined with the latest value of the other (`withLatestFrom`): a cart change renders with
+    /// the builder's current checkout button, and a builder change re-renders the cart's "Check
+    /// out" when the checkout starts or fails, so that one change is always one patch.
+    private func followCart() async {
+        var previous = initialCart
+        for await output in cart.outputs() {
+            let button = build.currentOutput.checkoutButton
+            fragments.publish(
+                CartFragments.changed(from: (previous, button), to: (output, button), renderer: renderer))
+            previous = output
+        }
+    }
+
     private func follow(_ checkout: CheckoutViewModel) async {
         var previous: CheckoutOutput?
         for await output in checkout.outputs() {
             fragments.publish(CheckoutFragments.changed(from: previous, to: output, renderer: renderer))
+            if output.confirmation != nil, previous?.confirmation == nil {
+                await cart.settle(checkout.checkout)
+            }
+            if previous != nil {
+                await saveInBackground()
+            }
             previous = output
+        }
+    }
+
+    /// The second subscriber to the cart's actions: each applied action becomes an analytics
+    /// event. It reads from a bounded buffer the cart never waits on, so a slow or failing
+    /// database costs analytics, never the cart.
+    private func recordAnalytics() async {
+        for await applied in cart.appliedActions() {
+            let event = AnalyticsEvent(
+                action: applied.action.name,
+                configuration: applied.action.configuration,
+                at: applied.at,
+                sessionKey: analyticsKey
+            )
+            do {
+                try await analytics.record([event])
+            } catch {
+                logger.warning("A cart action was not recorded for analytics", metadata: ["error": "\(error)"])
+            }
         }
     }
 
@@ -98,9 +233,11 @@ public final class Session: Sendable {
         }
     }
 
-    /// Ends the output driver and every stream.
+    /// Ends the output driver and every stream. The session stays in the store: a later request
+    /// with its cookie restores it.
     func close() {
         build.close()
+        cart.close()
         fragments.finish()
     }
 }

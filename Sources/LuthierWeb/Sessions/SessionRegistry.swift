@@ -1,63 +1,123 @@
+import Logging
+import LuthierDomain
 import LuthierFeatures
 import Synchronization
 
-/// The live sessions, found by the id in their cookie.
+/// The live sessions, found by the id in their cookie, and restored from the store when a cookie
+/// names a session that is not in memory (after a restart, or after an idle one was dropped).
 ///
 /// Capped, so that a flood of new visitors gets a polite 503 instead of exhausting memory; idle
-/// sessions are dropped by `sweep()`, which the session service calls on a timer.
+/// sessions are dropped from memory by `sweep()`, which the session service calls on a timer.
 public final class SessionRegistry: Sendable {
     /// Full sweep intervals of idleness after which a session is dropped; the sweep interval is the
     /// idle timeout divided by this, so a session goes between 1 and 1¼ idle timeouts after last use.
     public static let sweepsBeforeDrop = 4
 
+    /// Why a session could not be had.
+    public enum Failure: Error, Equatable, Sendable {
+        /// The cap of live sessions is reached.
+        case full
+        /// The store could not be read; the cookie may name a session, so none is made up instead.
+        case storeUnavailable
+    }
+
     public let maxSessions: Int
     private let renderer: PageRenderer
     private let environment: LuthierEnvironment
+    private let discounts: [DiscountCode]
+    private let logger: Logger
     private let sessions = Mutex<[SessionID: Session]>([:])
+    /// Restores in flight, so that concurrent requests with one cookie restore it once.
+    private let restoring = Mutex<[SessionID: Task<Session?, any Error>]>([:])
     private let created: AsyncStream<Session>.Continuation
-    /// Sessions as they are created, for the service that runs their output drivers.
+    /// Sessions as they are created or restored, for the service that runs their output drivers.
     let newSessions: AsyncStream<Session>
 
-    public init(maxSessions: Int, renderer: PageRenderer, environment: LuthierEnvironment) {
+    public init(
+        maxSessions: Int,
+        renderer: PageRenderer,
+        environment: LuthierEnvironment,
+        discounts: [DiscountCode] = [],
+        logger: Logger = Logger(label: "luthier.sessions")
+    ) {
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
+        self.discounts = discounts
+        self.logger = logger
         (newSessions, created) = AsyncStream<Session>.makeStream()
     }
 
+    /// Sessions in memory now.
     public var count: Int { sessions.withLock { $0.count } }
 
-    /// The session a cookie names, if the server issued it and it is still live.
-    public func session(forCookie value: String?) -> Session? {
+    /// The session a cookie names, if the server issued it: from memory, or restored from the
+    /// store. Nil for no cookie, a malformed one, or one the store does not know.
+    public func session(forCookie value: String?) async throws(Failure) -> Session? {
         guard let value, let id = SessionID(rawValue: value) else { return nil }
+        if let session = live(id) { return session }
+        let task = restoring.withLock { restoring in
+            if let running = restoring[id] { return running }
+            let task = Task { try await self.restore(id) }
+            restoring[id] = task
+            return task
+        }
+        defer { _ = restoring.withLock { $0.removeValue(forKey: id) } }
+        do {
+            return try await task.value
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            logger.error("A session could not be restored", metadata: ["error": "\(error)"])
+            throw .storeUnavailable
+        }
+    }
+
+    /// The session with `id` if it is in memory, marked as used.
+    public func live(_ id: SessionID) -> Session? {
         let session = sessions.withLock { $0[id] }
         session?.touch()
         return session
     }
 
-    /// A new session with a fresh id, or nil when the cap is reached.
-    public func createSession() -> Session? {
-        let orderKey = SessionID.random().rawValue
-        let session = Session(
-            id: .random(),
-            orderKey: orderKey,
-            build: BuildViewModel(environment: environment, sessionKey: orderKey),
-            renderer: renderer
+    private func restore(_ id: SessionID) async throws -> Session? {
+        guard let snapshot = try await environment.sessions.load(id.storageKey) else { return nil }
+        if let session = live(id) { return session }
+        return try add(makeSession(id: id, snapshot: snapshot))
+    }
+
+    /// A new session with a fresh id. Throws `.full` at the cap.
+    public func createSession() throws(Failure) -> Session {
+        try add(makeSession(id: .random(), snapshot: Session.freshSnapshot()))
+    }
+
+    private func makeSession(id: SessionID, snapshot: SessionSnapshot) -> Session {
+        Session(
+            id: id,
+            snapshot: snapshot,
+            environment: environment,
+            discounts: discounts,
+            renderer: renderer,
+            logger: logger
         )
+    }
+
+    private func add(_ session: Session) throws(Failure) -> Session {
         let added = sessions.withLock { sessions in
-            guard sessions.count < maxSessions else { return false }
+            guard sessions.count < maxSessions, sessions[session.id] == nil else { return false }
             sessions[session.id] = session
             return true
         }
         guard added else {
             session.close()
-            return nil
+            throw .full
         }
         created.yield(session)
         return session
     }
 
-    /// One idle sweep: drops sessions idle for more than `sweepsBeforeDrop` sweeps in a row.
+    /// One idle sweep: drops from memory the sessions idle for more than `sweepsBeforeDrop`
+    /// sweeps in a row. Their state is already stored; the cookie brings them back.
     @discardableResult
     public func sweep() -> Int {
         let dropped = sessions.withLock { sessions in

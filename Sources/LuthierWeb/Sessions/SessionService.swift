@@ -1,15 +1,23 @@
+import Foundation
+import Logging
 import LuthierFeatures
 import ServiceLifecycle
 
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: an output driver per
-/// session, the idle sweep, and the event-stream heartbeat, all on the injected clock. On graceful
-/// shutdown it stops taking sessions, cancels the rest and closes every session's streams.
+/// session, the idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on
+/// the injected clock. On graceful shutdown it stops taking sessions, cancels the rest and closes
+/// every session's streams.
 struct SessionService: Service {
     let registry: SessionRegistry
     let hub: EventStreamHub
-    let clock: any Clock<Duration>
+    let environment: LuthierEnvironment
     let sweepInterval: Duration
     let heartbeatInterval: Duration
+    /// How long a stored session is kept after its last use.
+    let retention: Duration
+    /// How often stored sessions past `retention` are deleted.
+    let expiryInterval: Duration
+    let logger: Logger
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
@@ -19,6 +27,10 @@ struct SessionService: Service {
             group.addTask {
                 await repeatEvery(heartbeatInterval) { hub.beat() }
             }
+            group.addTask {
+                await deleteExpiredSessions()
+                await repeatEvery(expiryInterval) { await deleteExpiredSessions() }
+            }
             for await session in registry.newSessions.cancelOnGracefulShutdown() {
                 group.addTask { await session.drive() }
             }
@@ -27,15 +39,26 @@ struct SessionService: Service {
         }
     }
 
+    /// Deletes stored sessions unused for longer than `retention`.
+    func deleteExpiredSessions() async {
+        let cutoff = environment.now().addingTimeInterval(-retention.seconds)
+        do {
+            let deleted = try await environment.sessions.deleteUnused(cutoff)
+            if deleted > 0 { logger.info("Deleted expired sessions", metadata: ["count": "\(deleted)"]) }
+        } catch {
+            logger.error("Expired sessions could not be deleted", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Runs `action` after every `interval` until cancelled.
-    private func repeatEvery(_ interval: Duration, _ action: @Sendable () -> Void) async {
+    private func repeatEvery(_ interval: Duration, _ action: @Sendable () async -> Void) async {
         while !Task.isCancelled {
             do {
-                try await clock.sleep(for: interval)
+                try await environment.clock.sleep(for: interval)
             } catch {
                 return
             }
-            action()
+            await action()
         }
     }
 }

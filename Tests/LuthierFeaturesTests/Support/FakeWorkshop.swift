@@ -4,8 +4,9 @@ import LuthierFeatures
 import Synchronization
 import Testing
 
-/// A workshop that counts every call, answers from values the test sets, and can hold calls open
-/// (a gate) so that a test sees the loading state and sends more inputs meanwhile.
+/// A workshop that counts every call, records the lines each was asked about, answers from values
+/// the test sets, and can hold calls open (a gate) so that a test sees the loading state and sends
+/// more inputs meanwhile.
 final class FakeWorkshop: Sendable {
     struct Counts: Equatable {
         var availability = 0
@@ -14,11 +15,24 @@ final class FakeWorkshop: Sendable {
         var placeOrder = 0
     }
 
+    /// The lines each workshop question was asked about, one entry per call.
+    struct Asked: Equatable {
+        var availability: [[CartLine]] = []
+        var estimate: [[CartLine]] = []
+        var shippingOptions: [[CartLine]] = []
+    }
+
     private struct State {
         var counts = Counts()
-        var availability: Availability = .available
+        var asked = Asked()
+        /// Answers each line of an availability call in turn.
+        var availabilityRule: @Sendable (CartLine) -> Availability = { _ in .available }
+        /// When set, the whole answer to the next availability calls, whatever the lines.
+        var availabilityAnswer: [Availability]?
+        var estimate = BuildEstimate(months: 3)
         var failEstimate = false
         var refuseOrder: OrderError?
+        var orderRequests: [OrderRequest] = []
         var gateOpen = true
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
@@ -26,8 +40,19 @@ final class FakeWorkshop: Sendable {
     private let state = Mutex(State())
 
     var counts: Counts { state.withLock { $0.counts } }
+    var asked: Asked { state.withLock { $0.asked } }
+    /// Every order the workshop was asked to place, in order.
+    var orderRequests: [OrderRequest] { state.withLock { $0.orderRequests } }
 
-    func set(availability: Availability) { state.withLock { $0.availability = availability } }
+    /// Every line gets the same answer.
+    func set(availability: Availability) { state.withLock { $0.availabilityRule = { _ in availability } } }
+    /// Each line is answered by `rule`.
+    func setAvailability(_ rule: @escaping @Sendable (CartLine) -> Availability) {
+        state.withLock { $0.availabilityRule = rule }
+    }
+    /// Availability calls answer exactly `answers`, even if that is not one per line.
+    func set(availabilityAnswers answers: [Availability]) { state.withLock { $0.availabilityAnswer = answers } }
+    func set(estimate: BuildEstimate) { state.withLock { $0.estimate = estimate } }
     func failEstimates() { state.withLock { $0.failEstimate = true } }
     func refuseOrders(with error: OrderError) { state.withLock { $0.refuseOrder = error } }
 
@@ -59,31 +84,46 @@ final class FakeWorkshop: Sendable {
 
     var client: WorkshopClient {
         WorkshopClient(
-            availability: { _ in
-                self.state.withLock { $0.counts.availability += 1 }
+            availability: { lines in
+                self.state.withLock { state in
+                    state.counts.availability += 1
+                    state.asked.availability.append(lines)
+                }
                 await self.pass()
-                return self.state.withLock { $0.availability }
+                return self.state.withLock { state in
+                    state.availabilityAnswer ?? lines.map(state.availabilityRule)
+                }
             },
-            estimate: { _ in
-                self.state.withLock { $0.counts.estimate += 1 }
+            estimate: { lines in
+                self.state.withLock { state in
+                    state.counts.estimate += 1
+                    state.asked.estimate.append(lines)
+                }
                 await self.pass()
-                if self.state.withLock({ $0.failEstimate }) { throw URLError(.cannotConnectToHost) }
-                return BuildEstimate(months: 3)
+                let (fails, estimate) = self.state.withLock { ($0.failEstimate, $0.estimate) }
+                if fails { throw URLError(.cannotConnectToHost) }
+                return estimate
             },
-            shippingOptions: { _ in
-                self.state.withLock { $0.counts.shippingOptions += 1 }
+            shippingOptions: { lines in
+                self.state.withLock { state in
+                    state.counts.shippingOptions += 1
+                    state.asked.shippingOptions.append(lines)
+                }
                 await self.pass()
                 return ShippingOption.standard
             },
             placeOrder: { request in
-                self.state.withLock { $0.counts.placeOrder += 1 }
+                self.state.withLock { state in
+                    state.counts.placeOrder += 1
+                    state.orderRequests.append(request)
+                }
                 await self.pass()
                 if let refusal = self.state.withLock({ $0.refuseOrder }) { throw refusal }
                 return Order(
-                    number: "LU-TEST01", accessKey: "key", checkoutID: request.checkoutID, guitar: request.guitar,
+                    number: "LU-TEST01", accessKey: "key", checkoutID: request.checkoutID, lines: request.lines,
                     shipping: request.shipping, currency: request.rate.currency, rate: request.rate.perDollar,
-                    quote: request.quote, status: .placed, placedAt: Date(timeIntervalSince1970: 0),
-                    sessionKey: request.sessionKey
+                    discountCode: request.discountCode, quote: request.quote, status: .placed,
+                    placedAt: Date(timeIntervalSince1970: 0), sessionKey: request.sessionKey
                 )
             },
             order: { _ in

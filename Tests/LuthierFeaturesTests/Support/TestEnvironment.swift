@@ -42,14 +42,59 @@ extension ExchangeRateClient {
     }
 }
 
+extension SessionStore {
+    /// Sessions for tests that must not load or save any: the features never do, their owner does.
+    static var unimplemented: SessionStore {
+        SessionStore(
+            load: { _ in
+                Issue.record("unexpected sessions.load call")
+                throw CancellationError()
+            },
+            save: { _, _, _ in
+                Issue.record("unexpected sessions.save call")
+                throw CancellationError()
+            },
+            deleteUnused: { _ in
+                Issue.record("unexpected sessions.deleteUnused call")
+                throw CancellationError()
+            }
+        )
+    }
+}
+
+extension AnalyticsClient {
+    /// Analytics for tests that must not record any: the cart only offers its applied actions.
+    static var unimplemented: AnalyticsClient {
+        AnalyticsClient(
+            record: { _ in
+                Issue.record("unexpected analytics.record call")
+                throw CancellationError()
+            },
+            report: { _ in
+                Issue.record("unexpected analytics.report call")
+                throw CancellationError()
+            }
+        )
+    }
+}
+
 extension LuthierEnvironment {
+    /// The wall-clock time every test environment reads: fixed, so that nothing depends on today.
+    static let testNow = Date(timeIntervalSince1970: 1_900_000_000)
+
     /// An environment where every effect fails the test unless the test replaces it.
     static func test(
         clock: any Clock<Duration> = TestClock(),
+        now: @escaping @Sendable () -> Date = { testNow },
         workshop: WorkshopClient = .unimplemented,
-        exchangeRates: ExchangeRateClient = .unimplemented
+        exchangeRates: ExchangeRateClient = .unimplemented,
+        sessions: SessionStore = .unimplemented,
+        analytics: AnalyticsClient = .unimplemented,
+        makeID: @escaping @Sendable () -> String = { "checkout-1" }
     ) -> LuthierEnvironment {
-        LuthierEnvironment(clock: clock, workshop: workshop, exchangeRates: exchangeRates, makeID: { "checkout-1" })
+        LuthierEnvironment(
+            clock: clock, now: now, workshop: workshop, exchangeRates: exchangeRates, sessions: sessions,
+            analytics: analytics, makeID: makeID)
     }
 }
 

@@ -124,3 +124,16 @@ func eventually(
     }
     return true
 }
+
+/// As `eventually`, for a condition that has to await (a database read).
+func eventuallyAsync(
+    within limit: Duration = .seconds(5),
+    _ condition: @Sendable () async -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}

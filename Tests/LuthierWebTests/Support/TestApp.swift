@@ -173,6 +173,11 @@ struct TestApp: Sendable {
         return BuilderPageSnapshot(html: response.text)
     }
 
+    /// The session a cookie names, if it is in memory now (no restore from the store).
+    func liveSession(_ cookie: String?) -> Session? {
+        cookie.flatMap(SessionID.init(rawValue:)).flatMap { services.registry.live($0) }
+    }
+
     /// Opens `GET /events` and reads its head.
     func openEventStream(
         cookie: String?,
@@ -186,8 +191,9 @@ struct TestApp: Sendable {
         return EventStreamClient(connection: connection, head: head)
     }
 
-    /// The server's repeating timers: the idle sweep and the event-stream heartbeat.
-    static let serverTimers = 2
+    /// The server's repeating timers: the idle sweep, the event-stream heartbeat and the expiry of
+    /// stored sessions.
+    static let serverTimers = 3
 
     /// Advances the test clock; returns once every timer that fired has done its work.
     func advance(by duration: Duration) async throws {

@@ -1,6 +1,8 @@
+import Foundation
 import LuthierDomain
 import LuthierFeatures
 import LuthierLive
+import LuthierWeb
 import Synchronization
 
 /// The shop behind the checkout tests: the real workshop on a private in-memory SQLite store and
@@ -16,13 +18,17 @@ final class TestShop: Sendable {
         var description: String { "\(availability)/\(estimate)/\(shippingOptions)" }
     }
 
+    /// The one wall-clock time of the shop: orders, sessions and their expiry all read it.
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
     let store: WorkshopStore
     let gate: Gate
     private let counts = Mutex(Calls())
     private let madeIDs = Mutex(0)
 
-    init(gated: Bool = false) throws {
-        store = try WorkshopStore(path: ":memory:")
+    /// - Parameter path: the SQLite file (a restart test opens the same one twice); in memory by default.
+    init(gated: Bool = false, path: String = ":memory:") throws {
+        store = try WorkshopStore(path: path, now: { Self.now })
         gate = Gate(isOpen: !gated)
     }
 
@@ -35,25 +41,28 @@ final class TestShop: Sendable {
     func environment(clock: WatchedTestClock) -> LuthierEnvironment {
         let live = WorkshopClient.live(store: store, clock: clock, simulatedLatency: false)
         var workshop = live
-        workshop.availability = { [self] guitar in
+        workshop.availability = { [self] lines in
             counts.withLock { $0.availability += 1 }
             await gate.wait()
-            return try await live.availability(guitar)
+            return try await live.availability(lines)
         }
-        workshop.estimate = { [self] guitar in
+        workshop.estimate = { [self] lines in
             counts.withLock { $0.estimate += 1 }
             await gate.wait()
-            return try await live.estimate(guitar)
+            return try await live.estimate(lines)
         }
-        workshop.shippingOptions = { [self] guitar in
+        workshop.shippingOptions = { [self] lines in
             counts.withLock { $0.shippingOptions += 1 }
             await gate.wait()
-            return try await live.shippingOptions(guitar)
+            return try await live.shippingOptions(lines)
         }
         return LuthierEnvironment(
             clock: clock,
+            now: { Self.now },
             workshop: workshop,
             exchangeRates: .embedded(),
+            sessions: .live(store: store),
+            analytics: .live(store: store),
             makeID: { [self] in
                 madeIDs.withLock { count in
                     count += 1
@@ -67,10 +76,11 @@ final class TestShop: Sendable {
     /// application stops, so that no request is left waiting on it.
     static func run(
         gated: Bool = false,
+        configure: (inout LuthierConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestApp, TestShop) async throws -> Void
     ) async throws {
         let shop = try TestShop(gated: gated)
-        try await TestApp.run(environment: shop.environment(clock:)) { app in
+        try await TestApp.run(configure: configure, environment: shop.environment(clock:)) { app in
             defer { shop.gate.open() }
             try await body(app, shop)
         }

@@ -1,0 +1,59 @@
+import Foundation
+import LuthierDomain
+
+/// Everything a customer's session holds that must survive a restart: the builder's guitar, the
+/// cart with its code, and a checkout in progress (or just ordered). Loading states are not kept:
+/// a restored session is idle, and a currency whose rate was loading is fetched again.
+public struct SessionSnapshot: Hashable, Sendable, Codable {
+    /// The stored format; a future change bumps it and reads the older one explicitly.
+    public static let currentFormat = 1
+
+    public var format: Int
+    /// Grows with every save of the session, so that an older save never overwrites a newer one.
+    public var revision: Int
+    /// The anonymous key orders of this session carry.
+    public var orderKey: String
+    /// The anonymous key its analytics events carry (separate, so analytics cannot find orders).
+    public var analyticsKey: String
+    public var guitar: Guitar
+    public var cart: Cart
+    public var discount: DiscountCode?
+    public var checkout: CheckoutSnapshot?
+    /// The last cart checkout whose order was taken out of the cart, so it is never taken twice.
+    public var settledCheckoutID: String?
+
+    public init(
+        orderKey: String, analyticsKey: String, guitar: Guitar = .standard, cart: Cart = .empty,
+        discount: DiscountCode? = nil, checkout: CheckoutSnapshot? = nil, settledCheckoutID: String? = nil,
+        revision: Int = 0
+    ) {
+        format = Self.currentFormat
+        self.revision = revision
+        self.settledCheckoutID = settledCheckoutID
+        self.orderKey = orderKey
+        self.analyticsKey = analyticsKey
+        self.guitar = guitar
+        self.cart = cart
+        self.discount = discount
+        self.checkout = checkout
+    }
+}
+
+/// A checkout as the customer left it: what it is for, the choices made, and its order if placed.
+public struct CheckoutSnapshot: Hashable, Sendable, Codable {
+    public var checkout: Checkout
+    public var availability: Availability
+    public var shipping: ShippingMethod
+    public var selectedCurrency: Currency
+    public var shownRate: ExchangeRate
+    public var order: Order?
+
+    public init(state: CheckoutState) {
+        checkout = state.checkout
+        availability = state.availability
+        shipping = state.shipping
+        selectedCurrency = state.selectedCurrency
+        shownRate = state.shownRate
+        order = state.order
+    }
+}

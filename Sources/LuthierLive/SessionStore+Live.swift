@@ -1,0 +1,18 @@
+import LuthierFeatures
+
+extension SessionStore {
+    /// Sessions kept in the workshop's SQLite file (`sessions` table), as JSON snapshots, so that
+    /// a customer's build, cart and checkout survive a restart of the server.
+    ///
+    /// Every call uses GRDB's asynchronous access, so no Swift concurrency thread waits on the
+    /// database; times are the store's `now`.
+    public static func live(store: WorkshopStore) -> SessionStore {
+        SessionStore(
+            load: { key in try await store.loadSession(key: key) },
+            save: { key, revision, snapshot in
+                try await store.saveSession(key: key, revision: revision, snapshot: snapshot)
+            },
+            deleteUnused: { date in try await store.deleteSessions(unusedBefore: date) }
+        )
+    }
+}

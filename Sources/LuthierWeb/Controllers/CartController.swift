@@ -1,0 +1,122 @@
+import Hummingbird
+import LuthierDomain
+import LuthierFeatures
+
+/// The cart: its page, the builder's "Add to cart", quantity changes, the discount code and
+/// checking out every line at once.
+struct CartController: Sendable {
+    let sessions: SessionResolver
+    let renderer: PageRenderer
+    let responses: ResponseFactory
+    let forms: FormReader
+
+    var endpoints: RouteCollection<LuthierRequestContext> {
+        let routes = RouteCollection(context: LuthierRequestContext.self)
+        routes.get("/cart", use: page)
+        routes.post("/cart/items", use: add)
+        routes.post("/cart/lines/:line/:action", use: changeLine)
+        routes.post("/cart/clear", use: clear)
+        routes.post("/cart/discount", use: discount)
+        routes.post("/cart/checkout", use: checkout)
+        return routes
+    }
+
+    /// `GET /cart`: every line with its picture, quantity controls and totals.
+    @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.page(request) { session in
+            let cart = session.cart.currentOutput
+            let view = CartView(cart: cart, checkoutButton: session.build.currentOutput.checkoutButton)
+            return renderer.render(CartPage(cart: cart, view: view), template: "cart")
+        }
+    }
+
+    /// `POST /cart/items`: adds the builder's current guitar; the same configuration again raises
+    /// its line's quantity.
+    @Sendable func add(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Add to cart")
+            try await send(.add(session.build.latestState.guitar), to: session)
+            return sessions.done(request, redirect: "/")
+        }
+    }
+
+    /// `POST /cart/lines/{line}/{increment|decrement|remove}`.
+    @Sendable func changeLine(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            let line = context.parameters.get("line") ?? ""
+            let action: CartAction
+            switch context.parameters.get("action") ?? "" {
+            case "increment": action = .increment(lineID: line)
+            case "decrement": action = .decrement(lineID: line)
+            case "remove": action = .remove(lineID: line)
+            case let other:
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "'\(other.prefix(40))' is not a line action; use increment, decrement or remove.")
+            }
+            try await forms.requireNoFields(request, action: "Change quantity")
+            try await send(action, to: session)
+            return sessions.done(request, redirect: "/cart")
+        }
+    }
+
+    /// `POST /cart/clear`: "Clear cart".
+    @Sendable func clear(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Clear cart")
+            try await send(.clear, to: session)
+            return sessions.done(request, redirect: "/cart")
+        }
+    }
+
+    /// `POST /cart/discount` with `code`: applies a configured, unexpired code.
+    @Sendable func discount(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            let code = try await forms.singleField("code", of: request)
+            guard !code.trimmingCharacters(in: .whitespaces).isEmpty, code.utf8.count <= 64 else {
+                throw UserFacingError(.unprocessableContent, "code must be a discount code of 1 to 64 characters.")
+            }
+            do {
+                try await session.cart.applyDiscount(code: code)
+            } catch let failure as CartViewModel.DiscountFailure {
+                throw UserFacingError(.unprocessableContent, failure.message)
+            }
+            return sessions.done(request, redirect: "/cart")
+        }
+    }
+
+    /// `POST /cart/checkout`: the checkout of every line, with the code; answers once it exists.
+    @Sendable func checkout(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        await sessions.handle(request) { session in
+            try await forms.requireNoFields(request, action: "Check out")
+            let cart = session.cart.latestState
+            guard !cart.cart.isEmpty else {
+                throw UserFacingError(.conflict, "Your cart is empty; add a guitar from the builder first.")
+            }
+            do {
+                _ = try await session.build.checkout(cart: cart.cart, discount: await session.cart.validDiscount)
+            } catch {
+                throw UserFacingError(
+                    .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
+            }
+            return sessions.done(request, redirect: "/checkout")
+        }
+    }
+
+    private func send(_ action: CartAction, to session: Session) async throws(UserFacingError) {
+        do {
+            try await session.cart.send(action)
+        } catch {
+            if case .unknownLine(let id) = error {
+                throw UserFacingError(.notFound, CartError.unknownLine(id: String(id.prefix(64))).message)
+            }
+            throw UserFacingError(.unprocessableContent, error.message)
+        }
+    }
+}
+
+/// What the cart template shows.
+struct CartPage: Sendable {
+    let cart: CartOutput
+    let view: CartView
+}

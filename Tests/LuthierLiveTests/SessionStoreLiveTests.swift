@@ -1,0 +1,160 @@
+import Foundation
+import LuthierDomain
+import LuthierFeatures
+import Testing
+
+@testable import LuthierLive
+
+@Suite struct SessionStoreLiveTests {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let day: TimeInterval = 24 * 3_600
+
+    /// A store on a clock the test moves, and its live session store.
+    static func makeStores(
+        path: String = ":memory:", now: MovableNow = MovableNow(SessionStoreLiveTests.start)
+    ) throws -> (WorkshopStore, SessionStore) {
+        let store = try WorkshopStore(path: path, now: { now() })
+        return (store, .live(store: store))
+    }
+
+    /// A session with everything a customer can leave in it: a built guitar, a cart with a code,
+    /// and a cart checkout in euros that has been ordered.
+    static func fullSnapshot(revision: Int = 7) throws -> SessionSnapshot {
+        let rate = try #require(Decimal(string: "0.83"))
+        let euro = ExchangeRate(currency: .eur, perDollar: rate, asOf: Date(timeIntervalSince1970: 1_800_000_000.5))
+        let lines = [
+            CartLine(guitar: Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony), quantity: 2),
+            CartLine(guitar: .standard, quantity: 1),
+        ]
+        let discount = DiscountCode(code: "SPRING15", percent: 15, expires: Date(timeIntervalSince1970: 1_900_000_000))
+        let checkout = Checkout(
+            id: "checkout-42", source: .cart,
+            lines: lines.map { CheckoutLine(guitar: $0.guitar, quantity: $0.quantity, availability: .available) },
+            estimate: BuildEstimate(months: 3), shippingOptions: ShippingOption.standard, discount: discount)
+        var state = CheckoutState(checkout: checkout)
+        state.shipping = .express
+        state.selectedCurrency = .eur
+        state.shownRate = euro
+        let request = OrderRequest(
+            checkoutID: checkout.id, lines: lines,
+            shipping: ShippingOption(method: .express, price: ShippingMethod.express.price), rate: euro,
+            discount: discount, sessionKey: "order-key")
+        state.order = Order(
+            number: "LU-ABCDEF", accessKey: "0123456789abcdef0123456789abcdef", checkoutID: checkout.id,
+            lines: lines, shipping: .express, currency: .eur, rate: rate, discountCode: "SPRING15",
+            quote: request.quote, status: .placed, placedAt: Date(timeIntervalSince1970: 1_800_000_001.25),
+            sessionKey: "order-key")
+        let cart = try Cart.reduce(Cart.reduce(.empty, .add(Guitar(body: .swampAsh))), .add(Guitar(body: .swampAsh)))
+        return SessionSnapshot(
+            orderKey: "order-key", analyticsKey: "analytics-key",
+            guitar: Guitar(shape: .sharpV, color: .earth, body: .blackLimba, fretboard: .birdseyeMaple),
+            cart: cart, discount: discount, checkout: CheckoutSnapshot(state: state),
+            settledCheckoutID: "checkout-41", revision: revision)
+    }
+
+    @Test func aSessionReadsBackExactlyAsSaved() async throws {
+        try await withTemporaryDatabasePath { path in
+            let snapshot = try Self.fullSnapshot()
+            do {
+                let (_, sessions) = try Self.makeStores(path: path)
+                try await sessions.save("key-1", 7, snapshot)
+                #expect(try await sessions.load("key-1") == snapshot)
+            }
+            // After a "restart": a fresh store on the same file.
+            let (_, sessions) = try Self.makeStores(path: path)
+            let loaded = try #require(try await sessions.load("key-1"))
+            #expect(loaded == snapshot)
+            #expect(loaded.checkout?.order?.rate.description == "0.83")
+            #expect(loaded.checkout?.shownRate.perDollar.description == "0.83")
+            #expect(loaded.checkout?.order?.quote == snapshot.checkout?.order?.quote)
+            #expect(loaded.cart.guitarCount == 2)
+        }
+    }
+
+    @Test func anUnknownKeyIsNilAndCreatesNothing() async throws {
+        let (store, sessions) = try Self.makeStores()
+        #expect(try await sessions.load("nobody") == nil)
+        #expect(try store.rowCount(in: "sessions") == 0)
+    }
+
+    @Test func anOlderRevisionNeverOverwritesANewerOne() async throws {
+        let (_, sessions) = try Self.makeStores()
+        let newer = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .longV), revision: 2)
+        let older = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .chunky), revision: 1)
+        let same = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .sharpV), revision: 2)
+        let next = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .dusk), revision: 3)
+
+        try await sessions.save("k", 2, newer)
+        try await sessions.save("k", 1, older)
+        #expect(try await sessions.load("k") == newer)
+        // A repeat of the stored revision does not replace it either: only a newer one does.
+        try await sessions.save("k", 2, same)
+        #expect(try await sessions.load("k") == newer)
+        try await sessions.save("k", 3, next)
+        #expect(try await sessions.load("k") == next)
+    }
+
+    @Test func racingSavesEndAtTheNewestRevision() async throws {
+        try await withTemporaryDatabasePath { path in
+            let (_, sessions) = try Self.makeStores(path: path)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for revision in (1...40).shuffled() {
+                    group.addTask {
+                        let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: revision)
+                        try await sessions.save("raced", revision, snapshot)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await sessions.load("raced")?.revision == 40)
+        }
+    }
+
+    @Test func loadingMarksASessionUsedSoItOutlivesUnusedOnes() async throws {
+        let now = MovableNow(Self.start)
+        let (store, sessions) = try Self.makeStores(now: now)
+        let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+        try await sessions.save("kept", 1, snapshot)
+        try await sessions.save("dropped", 1, snapshot)
+        try await sessions.save("also-dropped", 1, snapshot)
+
+        now.value = Self.start.addingTimeInterval(10 * Self.day)
+        #expect(try await sessions.load("kept") == snapshot)
+        // Nothing was used before the start.
+        #expect(try await sessions.deleteUnused(Self.start) == 0)
+        #expect(try store.rowCount(in: "sessions") == 3)
+        // Two were last used at the start, one was loaded ten days later.
+        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(Self.day)) == 2)
+        #expect(try await sessions.load("dropped") == nil)
+        #expect(try await sessions.load("kept") == snapshot)
+        #expect(try store.rowCount(in: "sessions") == 1)
+        // Saving marks it used too.
+        now.value = Self.start.addingTimeInterval(20 * Self.day)
+        try await sessions.save("kept", 2, snapshot)
+        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(15 * Self.day)) == 0)
+        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(21 * Self.day)) == 1)
+    }
+
+    @Test(arguments: ["not json", "{\"format\":1}", "", "[]"])
+    func anUnreadableSessionIsDeletedAndReadsAsNone(stored: String) async throws {
+        let (store, sessions) = try Self.makeStores()
+        let text = stored.replacingOccurrences(of: "'", with: "''")
+        try store.execute(sql: "INSERT INTO sessions VALUES ('bad', 1, '\(text)', 0, 0)")
+        #expect(try await sessions.load("bad") == nil)
+        #expect(try store.rowCount(in: "sessions") == 0)
+        // The customer starts afresh under the same key, from any revision.
+        let fresh = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+        try await sessions.save("bad", 1, fresh)
+        #expect(try await sessions.load("bad") == fresh)
+    }
+
+    @Test func aSessionOfAnotherFormatIsDeletedAndReadsAsNone() async throws {
+        let (store, sessions) = try Self.makeStores()
+        var future = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 5)
+        future.format = SessionSnapshot.currentFormat + 1
+        try await sessions.save("future", 5, future)
+        #expect(try store.rowCount(in: "sessions") == 1)
+        #expect(try await sessions.load("future") == nil)
+        #expect(try store.rowCount(in: "sessions") == 0)
+    }
+}
