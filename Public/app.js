@@ -34,8 +34,11 @@
     }
   }
 
+  // The page names its stream (the kiosk's, an order's); the builder and checkout follow the session.
+  var streamURL = document.body.getAttribute('data-events') || '/events';
+
   function connect() {
-    var source = new EventSource('/events');
+    var source = new EventSource(streamURL);
     source.addEventListener('open', function () {
       root.dataset.live = 'connected';
     });
@@ -55,8 +58,9 @@
     source.addEventListener('error', function () {
       if (source.readyState === EventSource.CLOSED) {
         // The server refused the stream (the session ended): a reload starts a fresh one.
+        // A random delay, so that screens left open do not all reload at the same moment.
         root.dataset.live = 'closed';
-        window.setTimeout(function () { window.location.reload(); }, 1500);
+        window.setTimeout(function () { window.location.reload(); }, 1500 + Math.random() * 3500);
       } else {
         root.dataset.live = 'reconnecting';
       }

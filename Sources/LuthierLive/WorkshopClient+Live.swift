@@ -1,3 +1,4 @@
+import Foundation
 import LuthierDomain
 import LuthierFeatures
 
@@ -37,6 +38,22 @@ extension WorkshopClient {
             },
             order: { number in
                 try await store.asyncRead { db in try WorkshopStore.fetchOrder(in: db, where: "number", is: number) }
+            },
+            // The workshop floor's own calls are never slowed down: they are not the customer's.
+            advanceStages: { now, pace in
+                try await store.advanceStagesAsync(now: now, pace: pace)
+            },
+            nextStageChange: { pace in
+                try await store.asyncRead { db in try WorkshopStore.nextStageChange(pace: pace, in: db) }
+            },
+            recentOrders: { limit in
+                try await store.asyncRead { db in try WorkshopStore.recentOrders(limit: limit, in: db) }
+            },
+            ordersInProgress: {
+                try await store.asyncRead { db in try WorkshopStore.ordersInProgress(in: db) }
+            },
+            guitarsOrdered: { since in
+                try await store.asyncRead { db in try WorkshopStore.guitarsOrdered(since: since, in: db) }
             }
         )
     }

@@ -48,6 +48,9 @@ extension WorkshopStore {
         migrator.registerMigration("v2-order-lines-discounts-sessions-analytics") { db in
             try migrateToOrderLinesDiscountsSessionsAnalytics(db)
         }
+        migrator.registerMigration("v3-order-stages") { db in
+            try migrateToOrderStages(db)
+        }
         return migrator
     }
 
@@ -129,6 +132,54 @@ extension WorkshopStore {
                     session_key TEXT NOT NULL
                 );
                 CREATE INDEX analytics_events_action_configuration ON analytics_events (action, configuration);
+                """
+        )
+    }
+
+    /// v3: orders move through the workshop's stages. Each order gets `stage_started_at` (when its
+    /// current stage began, in milliseconds like `placed_at`), and the one status there was,
+    /// `placed`, becomes the first stage, `woodSelection`, begun when the order was placed.
+    ///
+    /// `ALTER TABLE … ADD COLUMN` can only add a `NOT NULL` column with a default, and a default
+    /// would quietly date an order that forgot its stage to 1970, so `orders` is rebuilt as in v2
+    /// (create, copy, drop, rename), in the migration's one transaction.
+    private static func migrateToOrderStages(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE orders_v3 (
+                    number TEXT PRIMARY KEY NOT NULL,
+                    access_key TEXT NOT NULL,
+                    checkout_id TEXT NOT NULL UNIQUE,
+                    shipping TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    rate TEXT NOT NULL,
+                    base_price_minor INTEGER NOT NULL,
+                    additions_minor INTEGER NOT NULL,
+                    discount_minor INTEGER NOT NULL DEFAULT 0,
+                    discount_code TEXT,
+                    shipping_minor INTEGER NOT NULL,
+                    total_minor INTEGER NOT NULL
+                        CHECK (total_minor = base_price_minor + additions_minor - discount_minor + shipping_minor),
+                    status TEXT NOT NULL,
+                    placed_at INTEGER NOT NULL,
+                    session_key TEXT NOT NULL,
+                    stage_started_at INTEGER NOT NULL
+                );
+                INSERT INTO orders_v3 (
+                    number, access_key, checkout_id, shipping, currency, rate,
+                    base_price_minor, additions_minor, discount_minor, discount_code, shipping_minor, total_minor,
+                    status, placed_at, session_key, stage_started_at
+                )
+                SELECT
+                    number, access_key, checkout_id, shipping, currency, rate,
+                    base_price_minor, additions_minor, discount_minor, discount_code, shipping_minor, total_minor,
+                    CASE status WHEN 'placed' THEN 'woodSelection' ELSE status END, placed_at, session_key, placed_at
+                FROM orders;
+
+                DROP TABLE orders;
+                ALTER TABLE orders_v3 RENAME TO orders;
+                CREATE INDEX orders_status ON orders (status);
+                CREATE INDEX orders_placed_at ON orders (placed_at);
                 """
         )
     }

@@ -6,7 +6,8 @@ extension WorkshopStore {
     /// Places the order `request` describes, in one write transaction: takes every guitar's body
     /// blank and fretboard out of stock (`quantity` of each per line) and records the order
     /// (number, access key, currency, exact rate, every amount in minor units including the
-    /// discount and its code, shipping, status "placed", time, checkout id) with its lines.
+    /// discount and its code, shipping, the first stage (wood selection, begun now), time, checkout
+    /// id) with its lines.
     ///
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
@@ -80,7 +81,7 @@ extension WorkshopStore {
             rate: request.rate.perDollar,
             discountCode: request.discountCode,
             quote: request.quote,
-            status: .placed,
+            status: .woodSelection,
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())),
             sessionKey: request.sessionKey
@@ -96,8 +97,8 @@ extension WorkshopStore {
                 INSERT INTO orders (
                     number, access_key, checkout_id, shipping, currency, rate,
                     base_price_minor, additions_minor, discount_minor, discount_code, shipping_minor, total_minor,
-                    status, placed_at, session_key
-                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    status, placed_at, session_key, stage_started_at
+                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 order.number, order.accessKey, order.checkoutID,
@@ -106,6 +107,7 @@ extension WorkshopStore {
                 order.quote.discount.minorUnits, order.discountCode,
                 order.quote.shipping.minorUnits, order.quote.total.minorUnits,
                 order.status.rawValue, milliseconds(order.placedAt), order.sessionKey,
+                milliseconds(order.stageStartedAt),
             ]
         )
         for (position, line) in order.lines.enumerated() {
@@ -135,6 +137,18 @@ extension WorkshopStore {
             arguments: [number]
         )
         return try order(from: row, lines: lineRows)
+    }
+
+    /// Every order `sql` selects (whole `orders` rows), in its order, each with its lines.
+    static func fetchOrders(in db: Database, sql: String, arguments: StatementArguments = []) throws -> [Order] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let lineRows = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM order_lines WHERE order_number = ? ORDER BY position",
+                arguments: [row["number"] as String]
+            )
+            return try order(from: row, lines: lineRows)
+        }
     }
 
     private static func order(from row: Row, lines lineRows: [Row]) throws -> Order {
@@ -182,6 +196,7 @@ extension WorkshopStore {
             ),
             status: try decode("status", of: row),
             placedAt: date(milliseconds: row["placed_at"]),
+            stageStartedAt: date(milliseconds: row["stage_started_at"]),
             sessionKey: row["session_key"]
         )
     }

@@ -137,7 +137,8 @@ public final class WorkshopStore: Sendable {
         }
     }
 
-    /// Orders the workshop has taken and not finished (status `placed`): its backlog.
+    /// Orders the workshop has taken and not finished (not shipped or ready for pickup): its
+    /// backlog.
     public func openOrderCount() throws -> Int {
         try writer.read { db in try Self.openOrderCount(in: db) }
     }
@@ -210,8 +211,7 @@ public final class WorkshopStore: Sendable {
     static func openOrderCount(in db: Database) throws -> Int {
         try Int.fetchOne(
             db,
-            sql: "SELECT COUNT(*) FROM orders WHERE status = ?",
-            arguments: [OrderStatus.placed.rawValue]
+            sql: "SELECT COUNT(*) FROM orders WHERE status IN \(inProgressStatuses)"
         ) ?? 0
     }
 

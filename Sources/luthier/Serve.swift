@@ -60,6 +60,14 @@ struct Serve: AsyncParsableCommand {
         help: "The token for /admin/analytics (default: $LUTHIER_ADMIN_TOKEN; without either, the admin page is off).")
     var adminToken: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "How long the workshop spends on each stage of an order: days (a day), demo (10 seconds), or a time per stage such as 30s, 5m, 2h or 1d (at most 30d).",
+            valueName: "pace"
+        )
+    )
+    var workshopPace = "days"
+
     /// The code a fresh shop offers, so that trying the cart shows a discount.
     static let defaultDiscount = "WELCOME10=10%"
 
@@ -74,6 +82,11 @@ struct Serve: AsyncParsableCommand {
             } catch {
                 throw ValidationError("--discount \(error.description)")
             }
+        }
+        do {
+            _ = try WorkshopPace(argument: workshopPace)
+        } catch {
+            throw ValidationError("--workshop-pace \(error.description)")
         }
         if let token = resolvedAdminToken, token.utf8.count < 16 {
             throw ValidationError("The admin token must be at least 16 characters.")
@@ -103,7 +116,8 @@ struct Serve: AsyncParsableCommand {
             maxSessions: maxSessions,
             sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
             discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
-            adminToken: resolvedAdminToken
+            adminToken: resolvedAdminToken,
+            workshopPace: try WorkshopPace(argument: workshopPace)
         )
         let live = try LiveSystem(
             databasePath: database,

@@ -268,7 +268,7 @@ def expected_order(number: str, guitar: dict[str, str], method: str, currency: s
     return {
         "path": f"/orders/{number}",
         "title": f"Order {number}",
-        "status": "Order placed",
+        "status": "Wood selection",
         "parts": [[PART_TITLES[f], priced_name(f, guitar[f], currency)] for f in FIELDS],
         "amounts": [["Base price", totals["base"]], ["Additions", totals["additions"]],
                     [f"Shipping ({name}, {time})", totals["shipping"]],

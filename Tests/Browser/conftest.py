@@ -2,6 +2,10 @@
 drivers with JavaScript on or off. On a failing test, every open window's screenshot and page
 source go to browser-artifacts/ at the repo root, and the server's stderr tail is printed.
 
+Two servers at most, each started once per run: `server` (the default workshop pace, a day per
+stage) for most tests, and `paced_server` (`--workshop-pace` PACED_WORKSHOP_PACE) for the tests
+that watch orders move through the workshop's stages; each has its own fresh SQLite file.
+
 Environment overrides (all optional):
   LUTHIER_BIN    server binary (default .build/debug/luthier)
   CHROME_BIN     browser binary (default /usr/bin/chromium)
@@ -35,17 +39,21 @@ SERVER_START_TIMEOUT = 30  # seconds until GET / must answer
 SERVER_STOP_TIMEOUT = 10  # seconds between SIGTERM and SIGKILL
 BROWSER_TIMEOUT = 10  # page loads and scripts
 
-_server: "Server | None" = None  # the running server, for the failure report
+PACED_WORKSHOP_PACE = "3s"  # `paced_server`'s time per stage: several stages within a test
+
+_servers: "list[Server]" = []  # the running servers, for the failure report
 
 
 class Server:
     def __init__(self, proc: subprocess.Popen, base_url: str, stdout: Path, stderr: Path,
-                 database: Path):
+                 database: Path, name: str = "server", extra_args: tuple[str, ...] = ()):
         self.proc = proc
         self.database = database
         self.base_url = base_url
         self.stdout_path = stdout
         self.stderr_path = stderr
+        self.name = name
+        self.extra_args = extra_args
 
     def tail(self, which: str = "stderr", lines: int = 40) -> str:
         path = self.stderr_path if which == "stderr" else self.stdout_path
@@ -57,7 +65,8 @@ class Server:
 
     def describe(self) -> str:
         status = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
-        parts = [f"server {self.base_url} ({status}, database {self.database})",
+        flags = f", {' '.join(self.extra_args)}" if self.extra_args else ""
+        parts = [f"{self.name} {self.base_url} ({status}, database {self.database}{flags})",
                  "--- stderr (tail) ---", self.tail("stderr")]
         out = self.tail("stdout")
         if out:
@@ -82,29 +91,29 @@ def _answers(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Server:
+def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = ()):
     """Starts `luthier` from the repo root on a free loopback port, with its own fresh SQLite file
-    (never the repo's `luthier.sqlite`, never another run's stock); yields it; stops it."""
-    global _server
+    (never the repo's `luthier.sqlite`, never another run's stock) and `extra_args`; yields it
+    once it answers; stops it."""
     if not (SERVER_BIN.is_file() and os.access(SERVER_BIN, os.X_OK)):
         pytest.fail(
             f"server binary {SERVER_BIN} is missing or not executable: "
             "run `swift build` first (Scripts/test does)",
             pytrace=False,
         )
-    logs = tmp_path_factory.mktemp("server")
+    logs = tmp_path_factory.mktemp(name)
     stdout, stderr = logs / "stdout.log", logs / "stderr.log"
-    database = tmp_path_factory.mktemp("database") / "luthier.sqlite"
+    database = tmp_path_factory.mktemp(f"{name}-database") / "luthier.sqlite"
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     command = [str(SERVER_BIN), "--host", "127.0.0.1", "--port", str(port),
-               "--public", "Public", "--templates", "Templates", "--database", str(database)]
+               "--public", "Public", "--templates", "Templates", "--database", str(database),
+               *extra_args]
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         proc = subprocess.Popen(command, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
                                 stdout=out, stderr=err)
-    srv = Server(proc, base_url, stdout, stderr, database)
-    _server = srv
+    srv = Server(proc, base_url, stdout, stderr, database, name, extra_args)
+    _servers.append(srv)
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while not _answers(base_url + "/"):
@@ -124,12 +133,31 @@ def server(tmp_path_factory) -> Server:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        _server = None
+        _servers.remove(srv)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Server:
+    """The shop at its default settings, shared by the tests of a run."""
+    yield from _run_server(tmp_path_factory, "server")
+
+
+@pytest.fixture(scope="session")
+def paced_server(tmp_path_factory) -> Server:
+    """A second shop whose workshop spends PACED_WORKSHOP_PACE on each stage, so that a test sees
+    an order move through the stages (the kiosk's board, the order page) while it watches."""
+    yield from _run_server(tmp_path_factory, "paced-server",
+                           ("--workshop-pace", PACED_WORKSHOP_PACE))
 
 
 @pytest.fixture(scope="session")
 def base_url(server: Server) -> str:
     return server.base_url
+
+
+@pytest.fixture(scope="session")
+def paced_base_url(paced_server: Server) -> str:
+    return paced_server.base_url
 
 
 def _chrome_options(js: bool) -> Options:
@@ -223,11 +251,11 @@ def pytest_runtest_makereport(item, call):
     if saved:
         report.sections.append(
             ("browser artifacts", f"in {ARTIFACTS}:\n" + "\n".join(saved)))
-    if _server is not None:
-        report.sections.append(("luthier server", _server.describe()))
+    for srv in _servers:
+        report.sections.append((f"luthier {srv.name}", srv.describe()))
         try:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            shutil.copy(_server.stderr_path, ARTIFACTS / "server-stderr.log")
-            shutil.copy(_server.stdout_path, ARTIFACTS / "server-stdout.log")
+            shutil.copy(srv.stderr_path, ARTIFACTS / f"{srv.name}-stderr.log")
+            shutil.copy(srv.stdout_path, ARTIFACTS / f"{srv.name}-stdout.log")
         except OSError:
             pass

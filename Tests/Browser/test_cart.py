@@ -200,7 +200,7 @@ def test_two_tabs_share_the_cart_live_through_checkout_and_order(driver, base_ur
     wait_for_path(d, f"/orders/{number}")
     order = order_state(d)
     assert order["title"] == f"Order {number}", order
-    assert order["status"] == "Order placed", order
+    assert order["status"] == "Wood selection", order
     assert order["amounts"] == [
         ["Base price", "$6,000"], ["Additions", "$535"],
         ["Discount (WELCOME10)", f"{MINUS}$654"],

@@ -19,7 +19,7 @@ import Testing
         return Order(
             number: "LU-7K3M9Q", accessKey: "access", checkoutID: request.checkoutID, lines: request.lines,
             shipping: request.shipping, currency: currency, rate: request.rate.perDollar,
-            discountCode: request.discountCode, quote: request.quote, status: .placed,
+            discountCode: request.discountCode, quote: request.quote, status: .woodSelection,
             placedAt: Date(timeIntervalSince1970: 1_900_000_000.5), sessionKey: request.sessionKey)
     }
 

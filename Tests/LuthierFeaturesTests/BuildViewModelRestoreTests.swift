@@ -32,7 +32,7 @@ import Testing
             state.order = Order(
                 number: "LU-7K3M9Q", accessKey: "access", checkoutID: checkout.id, lines: request.lines,
                 shipping: request.shipping, currency: .eur, rate: euro.perDollar, discountCode: request.discountCode,
-                quote: request.quote, status: .placed, placedAt: Date(timeIntervalSince1970: 1_850_000_000),
+                quote: request.quote, status: .woodSelection, placedAt: Date(timeIntervalSince1970: 1_850_000_000),
                 sessionKey: "session")
         }
         return CheckoutSnapshot(state: state)

@@ -119,7 +119,7 @@ import Testing
             discount: Self.tenOff, sessionKey: "s")
         let order = Order(
             number: "LU-AB12CD", accessKey: "k", checkoutID: "cart-1", lines: request.lines, shipping: request.shipping,
-            currency: .usd, rate: 1, discountCode: "BAND10", quote: request.quote, status: .placed,
+            currency: .usd, rate: 1, discountCode: "BAND10", quote: request.quote, status: .woodSelection,
             placedAt: Date(timeIntervalSince1970: 0), sessionKey: "s")
         state.order = order
         let output = CheckoutOutput(state: state)

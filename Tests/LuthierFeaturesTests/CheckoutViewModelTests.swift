@@ -323,7 +323,7 @@ import Testing
             state.order = Order(
                 number: "LU-OLD001", accessKey: "key", checkoutID: checkout.id, lines: request.lines,
                 shipping: request.shipping, currency: shown.currency, rate: shown.perDollar,
-                discountCode: request.discountCode, quote: request.quote, status: .placed,
+                discountCode: request.discountCode, quote: request.quote, status: .woodSelection,
                 placedAt: Date(timeIntervalSince1970: 0), sessionKey: "session")
         }
         return CheckoutSnapshot(state: state)

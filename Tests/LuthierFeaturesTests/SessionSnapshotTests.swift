@@ -36,7 +36,7 @@ import Testing
             state.order = Order(
                 number: "LU-7K3M9Q", accessKey: "0123456789abcdef0123456789abcdef", checkoutID: checkout.id,
                 lines: request.lines, shipping: request.shipping, currency: currency, rate: rate.perDollar,
-                discountCode: request.discountCode, quote: request.quote, status: .placed,
+                discountCode: request.discountCode, quote: request.quote, status: .woodSelection,
                 placedAt: Date(timeIntervalSince1970: 1_900_000_000.123_456), sessionKey: "order-key")
         }
         return CheckoutSnapshot(state: state)

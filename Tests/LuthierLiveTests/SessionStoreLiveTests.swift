@@ -42,7 +42,7 @@ import Testing
         state.order = Order(
             number: "LU-ABCDEF", accessKey: "0123456789abcdef0123456789abcdef", checkoutID: checkout.id,
             lines: lines, shipping: .express, currency: .eur, rate: rate, discountCode: "SPRING15",
-            quote: request.quote, status: .placed, placedAt: Date(timeIntervalSince1970: 1_800_000_001.25),
+            quote: request.quote, status: .woodSelection, placedAt: Date(timeIntervalSince1970: 1_800_000_001.25),
             sessionKey: "order-key")
         let cart = try Cart.reduce(Cart.reduce(.empty, .add(Guitar(body: .swampAsh))), .add(Guitar(body: .swampAsh)))
         return SessionSnapshot(

@@ -38,7 +38,7 @@ import Testing
                 try store.columnNames(in: "orders") == [
                     "number", "access_key", "checkout_id", "shipping", "currency", "rate",
                     "base_price_minor", "additions_minor", "discount_minor", "discount_code", "shipping_minor",
-                    "total_minor", "status", "placed_at", "session_key",
+                    "total_minor", "status", "placed_at", "session_key", "stage_started_at",
                 ])
 
             let guitar = Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony)
@@ -55,7 +55,7 @@ import Testing
                 quote: Quote(
                     basePrice: euros(166_000), additions: euros(35_275), discount: euros(0), shipping: euros(20_750),
                     total: euros(222_025)),
-                status: .placed,
+                status: .woodSelection,
                 placedAt: OrderFixture.placedAt,
                 sessionKey: "session-v1"
             )
@@ -99,10 +99,11 @@ import Testing
             """
             INSERT INTO orders (
                 number, access_key, checkout_id, shipping, currency, rate, base_price_minor, additions_minor,
-                discount_minor, discount_code, shipping_minor, total_minor, status, placed_at, session_key
+                discount_minor, discount_code, shipping_minor, total_minor, status, placed_at, session_key,
+                stage_started_at
             ) VALUES (
                 'LU-\(total)', 'key', 'checkout-\(total)', 'ground', 'USD', '1', 200000, 10000, 21000, 'WELCOME10',
-                10000, \(total), 'placed', 0, 'session'
+                10000, \(total), 'woodSelection', 0, 'session', 0
             )
             """
         }

@@ -7,7 +7,9 @@ import Testing
 @Suite struct WorkshopStoreTests {
     /// Every table a fully migrated database has.
     static let tables: Set<String> = ["wood_stock", "orders", "order_lines", "sessions", "analytics_events"]
-    static let migrations = ["v1-wood-stock-and-orders", "v2-order-lines-discounts-sessions-analytics"]
+    static let migrations = [
+        "v1-wood-stock-and-orders", "v2-order-lines-discounts-sessions-analytics", "v3-order-stages",
+    ]
 
     // MARK: - Opening and migrations
 
@@ -192,7 +194,7 @@ import Testing
             #expect(placed.currency == currency)
             #expect(placed.rate == Decimal(string: rate))
             #expect(placed.quote == request.quote)
-            #expect(placed.status == .placed)
+            #expect(placed.status == .woodSelection)
             #expect(placed.placedAt == OrderFixture.placedAt)
             #expect(placed.sessionKey == "session-\(currency.code)")
 

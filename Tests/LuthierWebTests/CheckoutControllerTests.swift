@@ -587,7 +587,8 @@ struct CheckoutControllerTests {
             #expect(own.text.contains("<h1>Order \(number)</h1>"))
             #expect(own.text.contains("Long V (+$75)"))
             #expect(own.text.contains("id=\"order-total\">$2,075<"))
-            #expect(own.text.contains("id=\"order-status\" class=\"status\">Order placed<"))
+            #expect(own.text.contains("id=\"order-status\" class=\"status\">Wood selection<"))
+            #expect(own.text.contains("data-events=\"/orders/\(number)/events\""))
 
             for cookie in [nil, other] {
                 let withKey = try await app.get(link, cookie: cookie)

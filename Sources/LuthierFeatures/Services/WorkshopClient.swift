@@ -1,3 +1,4 @@
+import Foundation
 import LuthierDomain
 
 /// The workshop as the checkout sees it: what it can build, how long it takes, how it ships, and
@@ -19,18 +20,64 @@ public struct WorkshopClient: Sendable {
     public var placeOrder: @Sendable (_ request: OrderRequest) async throws -> Order
     /// The order with that number, if there is one.
     public var order: @Sendable (_ number: String) async throws -> Order?
+    /// Moves every unfinished order whose stage has lasted `pace` by `now` on by exactly one stage,
+    /// its new stage starting one pace after the old one did (not at `now`: no drift, and an order
+    /// several paces behind moves one stage per call, never skipping one). Returns the orders
+    /// that moved, as stored.
+    public var advanceStages: @Sendable (_ now: Date, _ pace: WorkshopPace) async throws -> [Order]
+    /// When the next stage change is due at `pace` (possibly already past), or nil when no order
+    /// is in progress.
+    public var nextStageChange: @Sendable (_ pace: WorkshopPace) async throws -> Date?
+    /// The latest `limit` orders, newest first.
+    public var recentOrders: @Sendable (_ limit: Int) async throws -> [Order]
+    /// Every order not finished yet, oldest first.
+    public var ordersInProgress: @Sendable () async throws -> [Order]
+    /// How many guitars were ordered since `since` (every line's quantity).
+    public var guitarsOrdered: @Sendable (_ since: Date) async throws -> Int
 
     public init(
         availability: @escaping @Sendable (_ lines: [CartLine]) async throws -> [Availability],
         estimate: @escaping @Sendable (_ lines: [CartLine]) async throws -> BuildEstimate,
         shippingOptions: @escaping @Sendable (_ lines: [CartLine]) async throws -> [ShippingOption],
         placeOrder: @escaping @Sendable (_ request: OrderRequest) async throws -> Order,
-        order: @escaping @Sendable (_ number: String) async throws -> Order?
+        order: @escaping @Sendable (_ number: String) async throws -> Order?,
+        advanceStages: @escaping @Sendable (_ now: Date, _ pace: WorkshopPace) async throws -> [Order] = { _, _ in
+            throw Unimplemented(name: "advanceStages")
+        },
+        nextStageChange: @escaping @Sendable (_ pace: WorkshopPace) async throws -> Date? = { _ in
+            throw Unimplemented(name: "nextStageChange")
+        },
+        recentOrders: @escaping @Sendable (_ limit: Int) async throws -> [Order] = { _ in
+            throw Unimplemented(name: "recentOrders")
+        },
+        ordersInProgress: @escaping @Sendable () async throws -> [Order] = {
+            throw Unimplemented(name: "ordersInProgress")
+        },
+        guitarsOrdered: @escaping @Sendable (_ since: Date) async throws -> Int = { _ in
+            throw Unimplemented(name: "guitarsOrdered")
+        }
     ) {
         self.availability = availability
         self.estimate = estimate
         self.shippingOptions = shippingOptions
         self.placeOrder = placeOrder
         self.order = order
+        self.advanceStages = advanceStages
+        self.nextStageChange = nextStageChange
+        self.recentOrders = recentOrders
+        self.ordersInProgress = ordersInProgress
+        self.guitarsOrdered = guitarsOrdered
+    }
+
+    /// What a workshop call nobody provided throws: a client built without the workshop floor's
+    /// calls (most test doubles) fails them loudly instead of answering something made up.
+    public struct Unimplemented: Error, Hashable, Sendable, CustomStringConvertible {
+        public var name: String
+
+        public init(name: String) {
+            self.name = name
+        }
+
+        public var description: String { "The workshop client has no \(name) call" }
     }
 }

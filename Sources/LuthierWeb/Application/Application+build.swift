@@ -4,11 +4,13 @@ import LuthierFeatures
 
 /// Everything `buildRouter` wires together, built once per application.
 public struct LuthierServices: Sendable {
+    /// The environment the sessions run in (ordering also tells the showroom).
     public let environment: LuthierEnvironment
     public let registry: SessionRegistry
     public let hub: EventStreamHub
     public let renderer: PageRenderer
     public let assets: StaticAssetCatalog
+    public let showroom: Showroom
 }
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
@@ -26,26 +28,36 @@ public func buildApplication(
 }
 
 /// As `buildApplication`, also returning the services, so tests can watch sessions and streams.
+///
+/// - Parameter showroomClock: a clock for the workshop floor and the kiosk alone (tests drive
+///   them apart from the sessions' timers); by default they share the environment's.
 public func buildApplicationWithServices(
     configuration: LuthierConfiguration,
     environment: LuthierEnvironment,
     logger: Logger = Logger(label: "luthier"),
+    showroomClock: (any Clock<Duration>)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> (some ApplicationProtocol, LuthierServices) {
     let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
+    var showroomEnvironment = environment
+    if let showroomClock { showroomEnvironment.clock = showroomClock }
+    let showroom = Showroom(environment: showroomEnvironment, pace: configuration.workshopPace, renderer: renderer)
+    let sessionEnvironment = showroom.sessionEnvironment(from: environment)
     let services = LuthierServices(
-        environment: environment,
+        environment: sessionEnvironment,
         registry: SessionRegistry(
             maxSessions: configuration.maxSessions,
             renderer: renderer,
-            environment: environment,
+            environment: sessionEnvironment,
             discounts: configuration.discountCodes,
-            logger: logger
+            logger: logger,
+            onBuilderActed: { showroom.feed.builderActed($0) }
         ),
         hub: EventStreamHub(),
         renderer: renderer,
-        assets: assets
+        assets: assets,
+        showroom: showroom
     )
     let router = buildRouter(configuration: configuration, services: services)
     let sessionService = SessionService(
@@ -62,7 +74,7 @@ public func buildApplicationWithServices(
         router: router,
         server: .http1(configuration: .init(additionalChannelHandlers: [PeerCloseHandler()])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
-        services: [sessionService],
+        services: [sessionService, ShowroomService(showroom: showroom, registry: services.registry)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
@@ -99,7 +111,17 @@ public func buildRouter(
         environment: services.environment,
         renderer: services.renderer,
         responses: responses,
-        forms: forms
+        forms: forms,
+        showroom: services.showroom,
+        hub: services.hub,
+        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+    )
+    let kiosk = KioskController(
+        showroom: services.showroom,
+        hub: services.hub,
+        renderer: services.renderer,
+        responses: responses,
+        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
     )
     let cart = CartController(sessions: sessions, renderer: services.renderer, responses: responses, forms: forms)
     let admin = AdminController(
@@ -112,5 +134,6 @@ public func buildRouter(
     router.addRoutes(checkout.endpoints)
     router.addRoutes(cart.endpoints)
     router.addRoutes(admin.endpoints)
+    router.addRoutes(kiosk.endpoints)
     return router
 }

@@ -28,6 +28,8 @@ public struct LuthierConfiguration: Sendable {
     public var discountCodes: [DiscountCode]
     /// The token `/admin/analytics` asks for; nil turns the admin pages off.
     public var adminToken: String?
+    /// How long the workshop spends on each stage of an order: a day, or seconds for a demo.
+    public var workshopPace: WorkshopPace
 
     public init(
         host: String = "0.0.0.0",
@@ -43,7 +45,8 @@ public struct LuthierConfiguration: Sendable {
         sessionRetention: Duration = .seconds(30 * 24 * 3_600),
         sessionExpiryInterval: Duration = .seconds(3_600),
         discountCodes: [DiscountCode] = [],
-        adminToken: String? = nil
+        adminToken: String? = nil,
+        workshopPace: WorkshopPace = .days
     ) {
         self.host = host
         self.port = port
@@ -59,5 +62,6 @@ public struct LuthierConfiguration: Sendable {
         self.sessionExpiryInterval = sessionExpiryInterval
         self.discountCodes = discountCodes
         self.adminToken = adminToken
+        self.workshopPace = workshopPace
     }
 }

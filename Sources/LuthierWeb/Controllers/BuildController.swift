@@ -78,17 +78,7 @@ struct BuildController: Sendable {
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel)
         )
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "text/event-stream; charset=utf-8",
-                .cacheControl: "no-cache, no-transform",
-                .xAccelBuffering: "no",
-            ],
-            body: ResponseBody { writer in
-                try await connection.run(writer: &writer)
-            }
-        )
+        return EventStreamResponse.make(connection)
     }
 }
 

@@ -11,6 +11,9 @@ struct CheckoutController: Sendable {
     let renderer: PageRenderer
     let responses: ResponseFactory
     let forms: FormReader
+    let showroom: Showroom
+    let hub: EventStreamHub
+    let reconnectDelayMilliseconds: Int
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -22,6 +25,7 @@ struct CheckoutController: Sendable {
         routes.post("/checkout/dismiss", use: dismiss)
         routes.post("/checkout/leave", use: leave)
         routes.get("/orders/:number", use: orderPage)
+        routes.get("/orders/:number/events", use: orderEvents)
         return routes
     }
 
@@ -117,22 +121,89 @@ struct CheckoutController: Sendable {
 
     /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
     @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let notFound = responses.error(UserFacingError(.notFound, "There is no such order."), for: request)
-        guard let number = context.parameters.get("number"), number.utf8.count <= 32 else { return notFound }
-        let order: Order?
+        let access: OrderAccess
         do {
-            order = try await environment.workshop.order(number)
+            access = try await authorizedOrder(request, context: context)
         } catch {
-            return responses.error(
-                UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5), for: request)
+            return responses.error(error, for: request)
         }
-        guard let order else { return notFound }
+        let page = OrderPage(order: access.order, cart: access.session?.cart.currentOutput, key: access.key)
+        return responses.page(renderer.render(page, template: "order"))
+    }
+
+    /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.
+    @Sendable func orderEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let order: Order
+        do {
+            order = try await authorizedOrder(request, context: context).order
+        } catch {
+            return responses.error(error, for: request)
+        }
+        let render = renderer
+        func stages(_ order: Order) -> Fragment {
+            Fragment(
+                target: "order-stages",
+                html: render.render(OrderStagesView(order: order), template: "fragments/order-stages"))
+        }
+        let fragments = FragmentStore(initial: [stages(order)])
+        let floor = showroom.floor
+        let workshop = environment.workshop
+        let follower = Task {
+            var shown = order.status
+            guard !shown.isFinished else { return }
+            for await output in floor.outputs() {
+                var moved = (output.inProgress + output.recentOrders).first { $0.number == order.number }
+                if moved == nil {
+                    // An order older than the ten newest leaves both lists when it finishes: read it.
+                    moved = try? await workshop.order(order.number)
+                }
+                guard let moved, moved.status != shown else { continue }
+                shown = moved.status
+                fragments.publish([stages(moved)])
+                if shown.isFinished { break }
+            }
+        }
+        let connection = EventStreamConnection(
+            fragments: fragments,
+            hub: hub,
+            reconnectDelayMilliseconds: reconnectDelayMilliseconds,
+            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
+            closed: {
+                follower.cancel()
+                fragments.finish()
+            }
+        )
+        return EventStreamResponse.make(connection)
+    }
+
+    /// An order and who asked for it, once they may see it.
+    private struct OrderAccess {
+        let order: Order
+        let session: Session?
+        /// The access key, when the request carried the right one.
+        let key: String?
+    }
+
+    /// The order named in the path, if the request's session placed it or its query carries the
+    /// order's key (compared in constant time); 404 otherwise, the same as for no such order.
+    private func authorizedOrder(
+        _ request: Request, context: LuthierRequestContext
+    ) async throws(UserFacingError) -> OrderAccess {
+        let notFound = UserFacingError(.notFound, "There is no such order.")
+        guard let number = context.parameters.get("number"), number.utf8.count <= 32 else { throw notFound }
+        let found: Order?
+        do {
+            found = try await environment.workshop.order(number)
+        } catch {
+            throw UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5)
+        }
+        guard let order = found else { throw notFound }
         let key = request.uri.queryParameters.get("key") ?? ""
         let session = try? await sessions.existing(request)
         let ownSession = session.map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
-        guard ownSession || constantTimeEquals(key, order.accessKey) else { return notFound }
-        return responses.page(
-            renderer.render(OrderPage(order: order, cart: session?.cart.currentOutput), template: "order"))
+        let keyMatches = constantTimeEquals(key, order.accessKey)
+        guard ownSession || keyMatches else { throw notFound }
+        return OrderAccess(order: order, session: session, key: keyMatches ? order.accessKey : nil)
     }
 
     private func checkout(of session: Session) throws(UserFacingError) -> CheckoutViewModel {

@@ -2,32 +2,59 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 
-/// One open `GET /events`: sends the session's current fragments, then every change, until the
-/// client goes away, the session ends or the server shuts down — and then releases all it held.
+/// One open event stream (`GET /events`, `/kiosk/events`, an order's): sends the store's current
+/// fragments, then every change, until the client goes away, the store finishes or the server
+/// shuts down — and then releases all it held.
 struct EventStreamConnection: Sendable {
-    let session: Session
+    let fragments: FragmentStore
     let hub: EventStreamHub
     let reconnectDelayMilliseconds: Int
     let peerClosed: EventLoopFuture<Void>?
+    /// Called when the stream starts and when it has ended, whatever ended it.
+    let opened: @Sendable () -> Void
+    let closed: @Sendable () -> Void
+
+    /// The stream of a session: it keeps the session in use while it is open.
+    init(session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int, peerClosed: EventLoopFuture<Void>?) {
+        self.init(
+            fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
+            peerClosed: peerClosed, opened: { session.streamOpened() }, closed: { session.streamClosed() })
+    }
+
+    init(
+        fragments: FragmentStore,
+        hub: EventStreamHub,
+        reconnectDelayMilliseconds: Int,
+        peerClosed: EventLoopFuture<Void>?,
+        opened: @escaping @Sendable () -> Void = {},
+        closed: @escaping @Sendable () -> Void = {}
+    ) {
+        self.fragments = fragments
+        self.hub = hub
+        self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
+        self.peerClosed = peerClosed
+        self.opened = opened
+        self.closed = closed
+    }
 
     func run(writer: inout any ResponseBodyWriter) async throws {
         let (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        guard let storeID = session.fragments.addWaker(waker) else {
+        guard let storeID = fragments.addWaker(waker) else {
             try await writer.finish(nil)
             return
         }
         let hubID = hub.register(waker)
-        session.streamOpened()
+        opened()
         defer {
             waker.finish()
-            session.fragments.removeWaker(storeID)
+            fragments.removeWaker(storeID)
             hub.unregister(hubID)
-            session.streamClosed()
+            closed()
         }
         peerClosed?.whenComplete { _ in waker.finish() }
 
         var heartbeat = hub.heartbeat
-        let initial = session.fragments.changes(since: 0)
+        let initial = fragments.changes(since: 0)
         var sent = initial.version
         try await writer.write(
             ByteBuffer(
@@ -38,7 +65,7 @@ struct EventStreamConnection: Sendable {
         try await withGracefulShutdownHandler {
             for await _ in wakes {
                 var text = ""
-                let changes = session.fragments.changesAndNavigation(since: sent)
+                let changes = fragments.changesAndNavigation(since: sent)
                 sent = changes.version
                 if !changes.fragments.isEmpty {
                     text += ServerSentEvent.patch(id: sent, fragments: changes.fragments)

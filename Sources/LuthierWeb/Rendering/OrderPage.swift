@@ -29,10 +29,13 @@ struct OrderPage: Sendable {
     let shipping: String
     let grandTotal: String
     let currency: String
-    let status: String
+    let stages: OrderStagesView
+    /// The order's own event stream, which moves its stages live.
+    let eventsURL: String
     let placedAt: String
 
-    init(order: Order, cart: CartOutput?) {
+    /// - Parameter key: the access key the page was opened with, if any, for its stream too.
+    init(order: Order, cart: CartOutput?, key: String?) {
         self.cart = cart
         number = order.number
         pictures = order.lines.map { Picture(svg: GuitarArtwork(guitar: $0.guitar).svg) }
@@ -61,8 +64,32 @@ struct OrderPage: Sendable {
         shipping = order.quote.shipping.formattedOrFree()
         grandTotal = order.quote.total.formatted()
         currency = order.currency.code
-        status = order.status.label
+        stages = OrderStagesView(order: order)
+        eventsURL = "/orders/\(order.number)/events" + (key.map { "?key=\($0)" } ?? "")
         placedAt = CheckoutOutput.format(order.placedAt)
+    }
+}
+
+/// Where an order is: every stage it goes through, done, current or still to come.
+struct OrderStagesView: Sendable, Equatable {
+    struct Row: Sendable, Equatable {
+        let label: String
+        /// `done`, `current` or `upcoming`, as the stylesheet's class.
+        let state: String
+        let isCurrent: Bool
+    }
+
+    let status: String
+    let rows: [Row]
+
+    init(order: Order) {
+        status = order.status.label
+        let stages = OrderStatus.stages(for: order.shipping)
+        let current = stages.firstIndex(of: order.status) ?? 0
+        rows = stages.enumerated().map { index, stage in
+            let state = index < current ? "done" : index == current ? "current" : "upcoming"
+            return Row(label: stage.label, state: state, isCurrent: index == current)
+        }
     }
 }
 

@@ -26,6 +26,8 @@ public final class Session: Sendable {
     private let store: SessionStore
     private let analytics: AnalyticsClient
     private let logger: Logger
+    /// Told of every change of this session's guitar (the kiosk shows what is being built).
+    private let onBuilderActed: @Sendable (Guitar) -> Void
     /// The outputs the initial fragments were rendered from: the driver diffs against them first.
     private let initialOutput: BuildOutput
     private let initialCart: CartOutput
@@ -42,9 +44,11 @@ public final class Session: Sendable {
         environment: LuthierEnvironment,
         discounts: [DiscountCode],
         renderer: PageRenderer,
-        logger: Logger
+        logger: Logger,
+        onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         self.id = id
+        self.onBuilderActed = onBuilderActed
         orderKey = snapshot.orderKey
         analyticsKey = snapshot.analyticsKey
         build = BuildViewModel(
@@ -139,6 +143,7 @@ public final class Session: Sendable {
                         navigate = "/"
                     }
                 }
+                if output.guitar != previous.guitar { onBuilderActed(output.guitar) }
                 let cart = cart.currentOutput
                 fragments.publish(
                     BuildFragments.changed(from: previous, to: output, renderer: renderer)

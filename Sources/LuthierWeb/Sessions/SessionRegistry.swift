@@ -26,6 +26,7 @@ public final class SessionRegistry: Sendable {
     private let environment: LuthierEnvironment
     private let discounts: [DiscountCode]
     private let logger: Logger
+    private let onBuilderActed: @Sendable (Guitar) -> Void
     private let sessions = Mutex<[SessionID: Session]>([:])
     /// Restores in flight, so that concurrent requests with one cookie restore it once.
     private let restoring = Mutex<[SessionID: Task<Session?, any Error>]>([:])
@@ -38,8 +39,10 @@ public final class SessionRegistry: Sendable {
         renderer: PageRenderer,
         environment: LuthierEnvironment,
         discounts: [DiscountCode] = [],
-        logger: Logger = Logger(label: "luthier.sessions")
+        logger: Logger = Logger(label: "luthier.sessions"),
+        onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
+        self.onBuilderActed = onBuilderActed
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
@@ -50,6 +53,15 @@ public final class SessionRegistry: Sendable {
 
     /// Sessions in memory now.
     public var count: Int { sessions.withLock { $0.count } }
+
+    /// The kiosk's counters: guitars in the carts of the sessions in memory, and how many they are.
+    public func counters() -> KioskCounters {
+        let live = sessions.withLock { Array($0.values) }
+        return KioskCounters(
+            guitarsInCarts: live.reduce(0) { $0 + $1.cart.currentOutput.guitarCount },
+            liveSessions: live.count
+        )
+    }
 
     /// The session a cookie names, if the server issued it: from memory, or restored from the
     /// store. Nil for no cookie, a malformed one, or one the store does not know.
@@ -98,7 +110,8 @@ public final class SessionRegistry: Sendable {
             environment: environment,
             discounts: discounts,
             renderer: renderer,
-            logger: logger
+            logger: logger,
+            onBuilderActed: onBuilderActed
         )
     }
 

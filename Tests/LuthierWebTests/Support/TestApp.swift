@@ -22,6 +22,8 @@ struct TestApp: Sendable {
     let port: Int
     let services: LuthierServices
     let clock: WatchedTestClock
+    /// The workshop floor's and the kiosk's clock, apart from the sessions' timers.
+    let showroomClock: WatchedTestClock
     let configuration: LuthierConfiguration
     private let triggerShutdown: @Sendable () async -> Void
 
@@ -41,6 +43,7 @@ struct TestApp: Sendable {
         )
         configure(&configuration)
         let clock = WatchedTestClock()
+        let showroomClock = WatchedTestClock()
         var logger = Logger(label: "luthier-test")
         logger.logLevel = .critical
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
@@ -48,6 +51,7 @@ struct TestApp: Sendable {
             configuration: configuration,
             environment: makeEnvironment(clock),
             logger: logger,
+            showroomClock: showroomClock,
             onServerRunning: { port in
                 portContinuation.yield(port)
                 portContinuation.finish()
@@ -68,6 +72,7 @@ struct TestApp: Sendable {
                 port: port,
                 services: services,
                 clock: clock,
+                showroomClock: showroomClock,
                 configuration: configuration,
                 triggerShutdown: { await serviceGroup.triggerGracefulShutdown() }
             )

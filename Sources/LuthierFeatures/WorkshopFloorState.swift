@@ -1,0 +1,175 @@
+import Foundation
+import LuthierDomain
+
+/// What the workshop floor shows: the latest orders, the orders in progress and the guitars ordered
+/// today. `WorkshopFloor` publishes one after every change.
+public struct WorkshopFloorOutput: Hashable, Sendable {
+    /// The latest orders, newest first, at most `WorkshopFloorState.recentLimit`.
+    public var recentOrders: [Order]
+    /// Every order not finished yet, oldest first.
+    public var inProgress: [Order]
+    /// The guitars (line quantities) ordered since midnight UTC.
+    public var guitarsOrderedToday: Int
+    /// When any of the above last changed (or was last read from the store).
+    public var updatedAt: Date
+
+    public init(recentOrders: [Order] = [], inProgress: [Order] = [], guitarsOrderedToday: Int = 0, updatedAt: Date) {
+        self.recentOrders = recentOrders
+        self.inProgress = inProgress
+        self.guitarsOrderedToday = guitarsOrderedToday
+        self.updatedAt = updatedAt
+    }
+}
+
+/// The workshop floor as it accumulates: the `scan` behind `WorkshopFloor`, a pure fold of what the
+/// store said (`loaded`), the orders the shop takes (`placed`) and the stages they move through
+/// (`advanced`).
+///
+/// The lists stay sorted (newest first, oldest first), hold each order once (by number), and keep
+/// each order's latest stage: a stage change updates an order in both lists, and a finished order
+/// leaves `inProgress`. An order seen again (an idempotent repeat of an order) is not a new order.
+public struct WorkshopFloorState: Hashable, Sendable {
+    /// How many of the latest orders the floor shows.
+    public static let recentLimit = 10
+
+    /// The latest orders, newest first (by time placed, then number), at most `recentLimit`.
+    public var recentOrders: [Order]
+    /// Every order not finished yet, oldest first (by time placed, then number).
+    public var inProgress: [Order]
+    /// The guitars ordered since `today`.
+    public var guitarsOrderedToday: Int
+    /// Midnight UTC starting the day `guitarsOrderedToday` counts.
+    public var today: Date
+    /// When the lists or the count last changed, or were last loaded.
+    public var updatedAt: Date
+
+    /// An empty floor as of `now`, before anything was loaded.
+    public init(now: Date) {
+        recentOrders = []
+        inProgress = []
+        guitarsOrderedToday = 0
+        today = Self.startOfUTCDay(containing: now)
+        updatedAt = now
+    }
+
+    /// Everything that changes the floor, each with the wall-clock time it was seen at.
+    public enum Event: Hashable, Sendable {
+        /// The floor as the store has it at `at`: its latest orders, every order in progress and
+        /// the guitars ordered since midnight UTC of `at`. Replaces everything.
+        case loaded(recentOrders: [Order], inProgress: [Order], guitarsOrderedToday: Int, at: Date)
+        /// An order the shop just took. Counted once: an order already on the floor changes nothing.
+        case placed(Order, at: Date)
+        /// Orders that moved to their next stage, as stored now.
+        case advanced([Order], at: Date)
+    }
+
+    /// The fold: the floor after `event`.
+    public static func reduce(_ state: WorkshopFloorState, _ event: Event) -> WorkshopFloorState {
+        var next = state
+        switch event {
+        case .loaded(let recent, let inProgress, let guitarsOrderedToday, let at):
+            next.recentOrders = Array(unique(recent).sorted(by: isNewer).prefix(recentLimit))
+            next.inProgress = unique(inProgress).filter { !$0.status.isFinished }.sorted(by: isOlder)
+            next.guitarsOrderedToday = guitarsOrderedToday
+            next.today = startOfUTCDay(containing: at)
+            next.updatedAt = at
+            return next
+        case .placed(let order, let at):
+            next.turnDay(at: at)
+            if !next.knows(order) { next.add(order) }
+            return next.touched(from: state, at: at)
+        case .advanced(let orders, let at):
+            next.turnDay(at: at)
+            for order in orders {
+                if next.knows(order) { next.update(order) } else { next.add(order) }
+            }
+            return next.touched(from: state, at: at)
+        }
+    }
+
+    /// What the floor publishes.
+    public var output: WorkshopFloorOutput {
+        WorkshopFloorOutput(
+            recentOrders: recentOrders, inProgress: inProgress, guitarsOrderedToday: guitarsOrderedToday,
+            updatedAt: updatedAt)
+    }
+
+    /// Midnight UTC at the start of the day `date` is in.
+    public static func startOfUTCDay(containing date: Date) -> Date {
+        let day = (date.timeIntervalSince1970 / 86_400).rounded(.down)
+        return Date(timeIntervalSince1970: day * 86_400)
+    }
+
+    // MARK: - Steps of the fold
+
+    /// Newest first: later placed, then the greater number (the store's `ORDER BY … DESC`).
+    private static func isNewer(_ a: Order, _ b: Order) -> Bool {
+        a.placedAt != b.placedAt ? a.placedAt > b.placedAt : a.number > b.number
+    }
+
+    /// Oldest first: the reverse.
+    private static func isOlder(_ a: Order, _ b: Order) -> Bool {
+        isNewer(b, a)
+    }
+
+    /// `orders` with each number once (its first occurrence).
+    private static func unique(_ orders: [Order]) -> [Order] {
+        var seen: Set<String> = []
+        return orders.filter { seen.insert($0.number).inserted }
+    }
+
+    private func knows(_ order: Order) -> Bool {
+        recentOrders.contains { $0.number == order.number } || inProgress.contains { $0.number == order.number }
+    }
+
+    /// A new day starts counting from zero (orders placed on it are counted as they come).
+    private mutating func turnDay(at now: Date) {
+        let day = Self.startOfUTCDay(containing: now)
+        if day > today {
+            today = day
+            guitarsOrderedToday = 0
+        }
+    }
+
+    /// An order the floor did not know: in progress until it is finished, among the latest if it
+    /// is one of the `recentLimit` newest, and counted if it is and was placed today.
+    ///
+    /// An unknown order that does not make the latest is an old one (a repeat of an order placed
+    /// before the floor loaded, which the loaded count already has), so it is not counted again.
+    private mutating func add(_ order: Order) {
+        if !order.status.isFinished {
+            inProgress.append(order)
+            inProgress.sort(by: Self.isOlder)
+        }
+        var recent = recentOrders + [order]
+        recent.sort(by: Self.isNewer)
+        guard recent.prefix(Self.recentLimit).contains(where: { $0.number == order.number }) else { return }
+        recentOrders = Array(recent.prefix(Self.recentLimit))
+        if order.placedAt >= today { guitarsOrderedToday += order.guitarCount }
+    }
+
+    /// An order the floor knows, at its new stage: replaced where it is listed, and out of
+    /// `inProgress` once it is finished.
+    private mutating func update(_ order: Order) {
+        if let index = recentOrders.firstIndex(where: { $0.number == order.number }) {
+            recentOrders[index] = order
+        }
+        inProgress.removeAll { $0.number == order.number }
+        if !order.status.isFinished {
+            inProgress.append(order)
+            inProgress.sort(by: Self.isOlder)
+        }
+    }
+
+    /// `updatedAt` moves only when something shown changed, so an event that changes nothing
+    /// publishes nothing.
+    private func touched(from previous: WorkshopFloorState, at now: Date) -> WorkshopFloorState {
+        var next = self
+        if next.recentOrders != previous.recentOrders || next.inProgress != previous.inProgress
+            || next.guitarsOrderedToday != previous.guitarsOrderedToday
+        {
+            next.updatedAt = now
+        }
+        return next
+    }
+}

@@ -1,0 +1,44 @@
+import Hummingbird
+import LuthierFeatures
+
+/// The kiosk: a full-screen page for the shop's big screen, and its event stream. It needs no
+/// session (it never touches one), so a screen left open for days costs one stream and nothing
+/// else.
+struct KioskController: Sendable {
+    let showroom: Showroom
+    let hub: EventStreamHub
+    let renderer: PageRenderer
+    let responses: ResponseFactory
+    /// The base `retry:` hint; each kiosk stream adds a random part of up to as much again, so
+    /// that screens reconnecting after a restart do not all arrive at once.
+    let reconnectDelayMilliseconds: Int
+
+    var endpoints: RouteCollection<LuthierRequestContext> {
+        let routes = RouteCollection(context: LuthierRequestContext.self)
+        routes.get("/kiosk", use: page)
+        routes.get("/kiosk/events", use: events)
+        return routes
+    }
+
+    /// `GET /kiosk`: rendered from the feed's current output, the same partials as the stream.
+    @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        responses.page(renderer.render(KioskPage(output: showroom.feed.currentOutput), template: "kiosk"))
+    }
+
+    /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.
+    @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let connection = EventStreamConnection(
+            fragments: showroom.kioskFragments,
+            hub: hub,
+            reconnectDelayMilliseconds: reconnectDelayMilliseconds
+                + Int.random(in: 0...max(0, reconnectDelayMilliseconds)),
+            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel)
+        )
+        return EventStreamResponse.make(connection)
+    }
+}
+
+/// What the kiosk template shows.
+struct KioskPage: Sendable {
+    let output: KioskOutput
+}

@@ -1,0 +1,23 @@
+import LuthierFeatures
+import ServiceLifecycle
+
+/// The showroom's long-lived work as one ServiceLifecycle service: the workshop floor's stage
+/// timer, the kiosk feed and the kiosk renderer. On graceful shutdown it ends them and every kiosk
+/// stream (each gets its `retry:` hint and reconnects to the next server).
+struct ShowroomService: Service {
+    let showroom: Showroom
+    let registry: SessionRegistry
+
+    func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await showroom.floor.run() }
+            group.addTask {
+                await showroom.feed.run(floor: showroom.floor.outputs()) { registry.counters() }
+            }
+            group.addTask { await showroom.renderKiosk() }
+            try? await gracefulShutdown()
+            showroom.close()
+            group.cancelAll()
+        }
+    }
+}
