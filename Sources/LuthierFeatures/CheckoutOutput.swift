@@ -100,14 +100,29 @@ public struct CheckoutOutput: Hashable, Sendable {
         isOrderDisabled = !state.isOrderable
     }
 
-    /// Dates as the shop shows them, in UTC so that every visitor reads the same.
+    /// Dates as the shop shows them, in UTC so that every visitor reads the same:
+    /// "22 Nov 2026, 08:05 UTC". Built from calendar fields rather than a `DateFormatter`, which
+    /// is not `Sendable` and costs more to make than a checkout output does to compute.
     public static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
-        return formatter.string(from: date)
+        let fields = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let month = (fields.month ?? 1) - 1
+        func twoDigits(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(fields.day ?? 1) \(monthNames[min(max(month, 0), 11)]) \(fields.year ?? 1970), "
+            + "\(twoDigits(fields.hour)):\(twoDigits(fields.minute)) UTC"
     }
+
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+
+    private static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        return calendar
+    }()
 }
 
 /// One of the four parts with its priced name, in the shown currency.

@@ -180,4 +180,12 @@ import Testing
         #expect(output.parts.map(\.pricedName) == ["Sharp V (+…)", "Natural", "Mahogany", "Rosewood"])
         #expect(output.discount == nil)
     }
+
+    @Test("dates read the same for every visitor: day, short month, year and 24-hour UTC time")
+    func dateFormat() {
+        #expect(CheckoutOutput.format(Date(timeIntervalSince1970: 1_800_000_000)) == "15 Jan 2027, 08:00 UTC")
+        #expect(CheckoutOutput.format(Date(timeIntervalSince1970: 0)) == "1 Jan 1970, 00:00 UTC")
+        #expect(CheckoutOutput.format(Date(timeIntervalSince1970: 1_795_817_159)) == "27 Nov 2026, 22:05 UTC")
+    }
+
 }
