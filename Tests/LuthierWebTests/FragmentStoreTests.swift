@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 
 @testable import LuthierWeb
@@ -91,4 +92,27 @@ struct FragmentStoreTests {
         store.publish([Fragment(target: "guitar-price", html: "late")])
         #expect(store.version == version)
     }
+
+    @Test("streams at the same version share one encoded patch; a new change encodes anew")
+    func encodedOnceAndShared() throws {
+        let store = Self.initialStore()
+        let opening = store.patchEvent(since: 0)
+        let again = store.patchEvent(since: 0)
+        let openingText = try #require(opening.patch.map { String(buffer: $0) })
+        #expect(again.patch.map { String(buffer: $0) } == openingText)
+        #expect(openingText == ServerSentEvent.patch(id: opening.version, fragments: store.changes(since: 0).fragments))
+
+        store.publish([Fragment(target: "guitar-price", html: "$2,075")])
+        let change = store.patchEvent(since: opening.version)
+        #expect(change.version == opening.version + 1)
+        let expected = ServerSentEvent.patch(
+            id: change.version, fragments: [Fragment(target: "guitar-price", html: "$2,075")])
+        #expect(change.patch.map { String(buffer: $0) } == expected)
+        #expect(store.patchEvent(since: opening.version).patch.map { String(buffer: $0) } == expected)
+        // The full opening is encoded again at the new version.
+        #expect(store.patchEvent(since: 0).patch.map { String(buffer: $0) }?.contains("$2,075") == true)
+        // Caught up: no patch.
+        #expect(store.patchEvent(since: change.version).patch == nil)
+    }
+
 }

@@ -54,29 +54,30 @@ struct EventStreamConnection: Sendable {
         peerClosed?.whenComplete { _ in waker.finish() }
 
         var heartbeat = hub.heartbeat
-        let initial = fragments.changes(since: 0)
+        let initial = fragments.patchEvent(since: 0)
         var sent = initial.version
-        try await writer.write(
-            ByteBuffer(
-                string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)
-                    + ServerSentEvent.patch(id: sent, fragments: initial.fragments)
-            )
-        )
+        var opening = ByteBuffer(string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds))
+        if var patch = initial.patch {
+            opening.writeBuffer(&patch)
+        } else {
+            opening.writeString(ServerSentEvent.patch(id: sent, fragments: []))
+        }
+        try await writer.write(opening)
         try await withGracefulShutdownHandler {
             for await _ in wakes {
-                var text = ""
-                let changes = fragments.changesAndNavigation(since: sent)
+                let changes = fragments.patchEvent(since: sent)
                 sent = changes.version
-                if !changes.fragments.isEmpty {
-                    text += ServerSentEvent.patch(id: sent, fragments: changes.fragments)
-                }
+                var text = ""
                 if let location = changes.navigate {
                     text += ServerSentEvent.navigate(id: sent, location: location)
                 }
                 let beat = hub.heartbeat
                 if beat != heartbeat {
                     heartbeat = beat
-                    if text.isEmpty { text = ServerSentEvent.heartbeat }
+                    if changes.patch == nil && text.isEmpty { text = ServerSentEvent.heartbeat }
+                }
+                if let patch = changes.patch {
+                    try await writer.write(patch)
                 }
                 if !text.isEmpty {
                     try await writer.write(ByteBuffer(string: text))

@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// A session's rendered page fragments and the event streams that follow them.
@@ -22,7 +23,13 @@ public final class FragmentStore: Sendable {
         /// The latest "go to this page" command and the version it came with.
         var navigation: (version: Int, location: String)?
         var isFinished = false
+        /// The `patch` events already encoded for the current version, by the version a stream
+        /// had: a thousand kiosks one change behind share one encoding (and one buffer).
+        var encoded: [Int: ByteBuffer] = [:]
     }
+
+    /// Encoded events kept per version at most; streams further behind are rare and encode alone.
+    static let encodedCacheLimit = 8
 
     private let state = Mutex(State())
 
@@ -45,6 +52,7 @@ public final class FragmentStore: Sendable {
         state.withLock { state in
             guard !state.isFinished else { return }
             state.version += 1
+            state.encoded.removeAll(keepingCapacity: true)
             if let navigate { state.navigation = (state.version, navigate) }
             for fragment in fragments {
                 if state.entries[fragment.target] == nil { state.order.append(fragment.target) }
@@ -75,6 +83,36 @@ public final class FragmentStore: Sendable {
             }
             return (state.version, fragments, navigate)
         }
+    }
+
+    /// As `changesAndNavigation(since:)`, with the fragments as a ready-to-write `patch` event
+    /// (nil when none changed). The event is encoded once per `version` asked about and shared
+    /// by every stream that asks the same (the escaping of a multi-kilobyte SVG is the costly part
+    /// of sending a change, and the buffer's storage is shared, not copied).
+    public func patchEvent(since version: Int) -> (version: Int, patch: ByteBuffer?, navigate: String?) {
+        let (current, cached, fragments, navigate) = state.withLock { state in
+            var navigate: String?
+            if version > 0, let navigation = state.navigation, navigation.version > version {
+                navigate = navigation.location
+            }
+            if let cached = state.encoded[version] {
+                return (state.version, Optional(cached), [Fragment](), navigate)
+            }
+            let fragments = state.order.compactMap { target -> Fragment? in
+                guard let entry = state.entries[target], entry.version > version else { return nil }
+                return Fragment(target: target, html: entry.html)
+            }
+            return (state.version, nil, fragments, navigate)
+        }
+        if let cached { return (current, cached, navigate) }
+        guard !fragments.isEmpty else { return (current, nil, navigate) }
+        let patch = ByteBuffer(string: ServerSentEvent.patch(id: current, fragments: fragments))
+        state.withLock { state in
+            if state.version == current, state.encoded.count < Self.encodedCacheLimit {
+                state.encoded[version] = patch
+            }
+        }
+        return (current, patch, navigate)
     }
 
     /// Registers a stream's wake-up signal: it is yielded to whenever there may be something new
