@@ -5,7 +5,8 @@ let package = Package(
     name: "Luthier",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "luthier", targets: ["luthier"])
+        .executable(name: "luthier", targets: ["luthier"]),
+        .executable(name: "luthier-load", targets: ["luthier-load"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -70,6 +71,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
+        ),
+        .executableTarget(
+            name: "luthier-load",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/LuthierLoad"
         ),
         .testTarget(name: "LuthierDomainTests", dependencies: ["LuthierDomain"]),
         .testTarget(

@@ -1,0 +1,68 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A server the tool started (luthier or nginx), with its output in a log file.
+///
+/// The tool owns its servers' whole lives: it notes the instant just before the spawn (for the
+/// start-up time), and always stops them, SIGTERM first and SIGKILL after a bound, so a failed
+/// run leaves no process behind.
+final class ChildProcess {
+    let name: String
+    let process = Process()
+    let logURL: URL
+    private(set) var startedAt = ContinuousClock.now
+
+    init(name: String, executable: String, arguments: [String], logURL: URL) {
+        self.name = name
+        self.logURL = logURL
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    func start() throws {
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        startedAt = ContinuousClock.now
+        try process.run()
+        InterruptHandler.register(process.processIdentifier)
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited within `bound` seconds.
+    func stop(bound: Double = 5) async {
+        defer { InterruptHandler.unregister(pid) }
+        guard process.isRunning else { return }
+        kill(pid, SIGTERM)
+        let deadline = ContinuousClock.now + .milliseconds(Int(bound * 1000))
+        while process.isRunning && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The last lines of the log, to explain a failed start.
+    func logTail(lines: Int = 15) -> String {
+        let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    /// Resident set size in KiB, from `/proc/<pid>/status` (`VmRSS`).
+    func residentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,111 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A minimal HTTP/1.1 client on SwiftNIO.
+///
+/// The load tool holds thousands of connections at once; NIO lets them all share one event loop
+/// instead of a thread each, and unlike a pooling client it keeps every connection visible, so the
+/// tool knows exactly how many sockets it holds and when each request was written.
+struct LoadHTTPClient: Sendable {
+    typealias Connection = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
+    typealias Inbound = NIOAsyncChannelInboundStream<HTTPClientResponsePart>
+
+    /// A whole response, with the instant its request was written (after the connect).
+    struct Response: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ByteBuffer
+        var sentAt: ContinuousClock.Instant
+
+        var text: String { String(buffer: body) }
+
+        /// The `luthier_session=…` pair of a `Set-Cookie` header, if the server issued one.
+        var sessionCookie: String? {
+            for value in headers["set-cookie"] {
+                if let pair = value.split(separator: ";").first, pair.hasPrefix("luthier_session=") {
+                    return String(pair)
+                }
+            }
+            return nil
+        }
+    }
+
+    let group: any EventLoopGroup
+    let host: String
+    let port: Int
+
+    /// Opens one connection with the HTTP/1.1 client codec in its pipeline.
+    func connect() async throws -> Connection {
+        try await ClientBootstrap(group: group)
+            .connectTimeout(.seconds(5))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try Connection(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
+    /// The request head every request of the tool uses: `Host`, optional cookie and form.
+    func head(
+        _ method: HTTPMethod, _ path: String, cookie: String? = nil, form: String? = nil,
+        extra: [(String, String)] = [], keepAlive: Bool = false
+    ) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: "\(host):\(port)")
+        if let cookie { headers.add(name: "Cookie", value: cookie) }
+        if let form {
+            headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            headers.add(name: "Content-Length", value: String(form.utf8.count))
+        } else if method == .POST {
+            headers.add(name: "Content-Length", value: "0")
+        }
+        headers.add(contentsOf: extra)
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        return HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)
+    }
+
+    /// Sends one request on a fresh connection and reads the whole response, bounded by `timeout`
+    /// seconds (the connection is closed when the time is up, which ends the read with an error).
+    func send(
+        _ method: HTTPMethod, _ path: String, cookie: String? = nil, form: String? = nil,
+        extra: [(String, String)] = [], timeout: Double = 30
+    ) async throws -> Response {
+        let connection = try await connect()
+        let channel = connection.channel
+        let closer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {
+            channel.close(promise: nil)
+        }
+        defer { closer.cancel() }
+        let head = head(method, path, cookie: cookie, form: form, extra: extra)
+        return try await connection.executeThenClose { inbound, outbound in
+            let sentAt = ContinuousClock.now
+            try await outbound.write(.head(head))
+            if let form { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: form)))) }
+            try await outbound.write(.end(nil))
+            var iterator = inbound.makeAsyncIterator()
+            return try await Self.readResponse(&iterator, sentAt: sentAt)
+        }
+    }
+
+    /// Reads one response (head, body, end) from a connection's inbound parts.
+    static func readResponse(
+        _ iterator: inout Inbound.AsyncIterator, sentAt: ContinuousClock.Instant
+    ) async throws -> Response {
+        var response = Response(status: 0, headers: [:], body: ByteBuffer(), sentAt: sentAt)
+        while let part = try await iterator.next() {
+            switch part {
+            case .head(let head):
+                response.status = Int(head.status.code)
+                response.headers = head.headers
+            case .body(var buffer):
+                response.body.writeBuffer(&buffer)
+            case .end:
+                return response
+            }
+        }
+        throw LoadError.failure("connection closed before the response ended")
+    }
+}

@@ -1,0 +1,418 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// One run: the server it started, the streams it holds, and the phases in order.
+///
+/// Phases share one server so their numbers compare (pages against a trivial route of the same
+/// process, memory per stream against the same idle process). Each phase has a deadline; a phase
+/// that fails is reported and the next one still runs; the server is stopped in every case.
+final class LoadRun: Sendable {
+    struct Settings: Sendable {
+        var connections: Int
+        var rate: Double
+        var changes: Int
+        var kiosks: Int
+        var seconds: Double
+        var concurrency: Int
+        var nginx: String?
+        var phases: Set<String>
+    }
+
+    /// A session with its cookie and its open `/events` stream.
+    struct Session: Sendable {
+        var cookie: String
+        var stream: EventStream
+    }
+
+    let group: any EventLoopGroup
+    let report: Report
+    let root: URL
+    let temporary: URL
+    let phaseTimeout: Double
+    let settings: Settings
+
+    init(group: any EventLoopGroup, report: Report, root: URL, temporary: URL, phaseTimeout: Double, settings: Settings)
+    {
+        self.group = group
+        self.report = report
+        self.root = root
+        self.temporary = temporary
+        self.phaseTimeout = phaseTimeout
+        self.settings = settings
+    }
+
+    private var deadline: ContinuousClock.Instant { .now + .seconds(phaseTimeout) }
+
+    func execute(luthierBinary: String) async {
+        let port: Int
+        do {
+            port = try await freePort()
+        } catch {
+            report.fail("setup", "no free port: \(error)")
+            return
+        }
+        let server = ChildProcess(
+            name: "luthier", executable: luthierBinary,
+            arguments: [
+                "--host", "127.0.0.1", "--port", String(port),
+                "--database", temporary.appendingPathComponent("luthier.sqlite").path,
+                "--public", root.appendingPathComponent("Public").path,
+                "--templates", root.appendingPathComponent("Templates").path,
+            ],
+            logURL: temporary.appendingPathComponent("luthier.log"))
+        let client = LoadHTTPClient(group: group, host: "127.0.0.1", port: port)
+        do {
+            try server.start()
+            let startup = try await waitUntilReady(client, server)
+            if settings.phases.contains("startup") {
+                report.add("startup", "spawn → first GET / 200 (5 ms polls)", Report.milliseconds(startup))
+            }
+            await runPhases(client, server)
+        } catch {
+            report.fail("setup", "\(error)")
+            print("luthier log (last lines):\n\(server.logTail())")
+        }
+        await server.stop()
+    }
+
+    private func runPhases(_ client: LoadHTTPClient, _ server: ChildProcess) async {
+        let phases = settings.phases
+        var sessions: [Session] = []
+        if phases.contains("connections") || phases.contains("changes") {
+            let idle = server.residentKiB()
+            do {
+                let started = ContinuousClock.now
+                sessions = try await openSessions(client, count: settings.connections, until: deadline)
+                if phases.contains("connections") {
+                    report.add(
+                        "connections", "\(sessions.count) sessions: GET / + /events open",
+                        Report.milliseconds(ContinuousClock.now - started))
+                    try? await Task.sleep(for: .milliseconds(500))
+                    if let idle, let open = server.residentKiB() {
+                        report.add("connections", "server RSS idle → all open", "\(idle) KiB → \(open) KiB")
+                        let perConnection = Double(open - idle) / Double(max(sessions.count, 1))
+                        report.add("connections", "KiB per connection", Report.number(perConnection, 1))
+                    } else {
+                        report.add("connections", "server RSS", "unavailable (no /proc)")
+                    }
+                }
+            } catch {
+                report.fail("connections", "\(error)")
+            }
+        }
+        if phases.contains("changes") && !sessions.isEmpty {
+            await changeLatency(client, sessions)
+        }
+        for session in sessions { session.stream.close() }
+        if phases.contains("broadcast") {
+            do { try await broadcast(client) } catch { report.fail("broadcast", "\(error)") }
+        }
+        if phases.contains("pages") {
+            do { try await pages(client) } catch { report.fail("pages", "\(error)") }
+        }
+        if phases.contains("static") {
+            do { try await staticFiles(client) } catch { report.fail("static", "\(error)") }
+        }
+    }
+
+    // MARK: Start-up
+
+    private func freePort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: group).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port
+        try await channel.close()
+        guard let port else { throw LoadError.failure("bound socket has no port") }
+        return port
+    }
+
+    /// Polls `GET /` every 5 ms until it answers 200; the time is taken from just before the spawn.
+    private func waitUntilReady(_ client: LoadHTTPClient, _ server: ChildProcess) async throws -> Duration {
+        let limit = server.startedAt + .seconds(max(phaseTimeout, 60))
+        while ContinuousClock.now < limit {
+            guard server.isRunning else {
+                throw LoadError.failure("\(server.name) exited during start-up:\n\(server.logTail())")
+            }
+            if let response = try? await client.send(.GET, "/", timeout: 2), response.status == 200 {
+                return ContinuousClock.now - server.startedAt
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw LoadError.failure("\(server.name) did not answer GET / within the bound")
+    }
+
+    // MARK: Streams
+
+    private func openSession(_ client: LoadHTTPClient) async throws -> Session {
+        let page = try await client.send(.GET, "/")
+        guard page.status == 200, let cookie = page.sessionCookie else {
+            throw LoadError.failure("GET / answered \(page.status) without a session cookie")
+        }
+        return Session(
+            cookie: cookie, stream: try await EventStream.open(client: client, path: "/events", cookie: cookie))
+    }
+
+    /// Opens `count` sessions, 32 at a time (the server's accept backlog is finite), and waits
+    /// until every stream has had its first patch.
+    private func openSessions(
+        _ client: LoadHTTPClient, count: Int, until deadline: ContinuousClock.Instant
+    ) async throws -> [Session] {
+        let sessions = try await boundedMap(count: count, until: deadline) { _ in try await self.openSession(client) }
+        try await waitForFirstPatch(sessions.map(\.stream), what: "session streams", until: deadline)
+        return sessions
+    }
+
+    private func boundedMap<T: Sendable>(
+        count: Int, width: Int = 32, until deadline: ContinuousClock.Instant,
+        _ body: @escaping @Sendable (Int) async throws -> T
+    ) async throws -> [T] {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            var results: [T] = []
+            var next = 0
+            while next < min(width, count) {
+                let index = next
+                group.addTask { try await body(index) }
+                next += 1
+            }
+            while let result = try await group.next() {
+                results.append(result)
+                if next < count {
+                    guard ContinuousClock.now < deadline else {
+                        throw LoadError.failure("phase timeout after \(results.count) of \(count) connections")
+                    }
+                    let index = next
+                    group.addTask { try await body(index) }
+                    next += 1
+                }
+            }
+            return results
+        }
+    }
+
+    private func waitForFirstPatch(
+        _ streams: [EventStream], what: String, until deadline: ContinuousClock.Instant
+    ) async throws {
+        while ContinuousClock.now < deadline {
+            if let reason = streams.lazy.compactMap(\.endReason).first {
+                throw LoadError.failure("a stream of the \(what) ended: \(reason)")
+            }
+            if streams.allSatisfy(\.isOpen) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let open = streams.filter(\.isOpen).count
+        throw LoadError.failure("\(streams.count - open) of \(streams.count) \(what) never got their first patch")
+    }
+
+    /// Waits (polling) until no stream has an expectation left or the deadline passes; returns how
+    /// many are still waiting.
+    private func waitUntilSettled(_ streams: [EventStream], until deadline: ContinuousClock.Instant) async -> Int {
+        while ContinuousClock.now < deadline {
+            if !streams.contains(where: \.isBusy) { return 0 }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return streams.filter(\.isBusy).count
+    }
+
+    // MARK: Change latency
+
+    /// Posts colour changes at a steady rate, each to a session that has no change in flight (so
+    /// a session's patches cannot be merged), and times each to the patch on its own stream.
+    private func changeLatency(_ client: LoadHTTPClient, _ sessions: [Session]) async {
+        let deadline = self.deadline
+        let report = self.report
+        let interval = 1.0 / max(settings.rate, 0.001)
+        var isSky = Array(repeating: false, count: sessions.count)
+        var cursor = 0
+        var sent = 0
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<settings.changes {
+                let due = start + .seconds(Double(index) * interval)
+                if due > .now { try? await Task.sleep(until: due) }
+                var chosen: Int?
+                while chosen == nil && ContinuousClock.now < deadline {
+                    chosen = (0..<sessions.count).lazy.map { (cursor + $0) % sessions.count }
+                        .first { !sessions[$0].stream.isBusy }
+                    if chosen == nil { try? await Task.sleep(for: .milliseconds(1)) }
+                }
+                guard let chosen else {
+                    report.fail("changes", "phase timeout: every session still waiting for a patch")
+                    break
+                }
+                cursor = (chosen + 1) % sessions.count
+                isSky[chosen].toggle()
+                let (value, name) = isSky[chosen] ? ("sky", "Sky") : ("dusk", "Dusk")
+                let session = sessions[chosen]
+                session.stream.expect(target: "guitar-description", needle: name)
+                sent += 1
+                group.addTask {
+                    do {
+                        let response = try await client.send(
+                            .POST, "/build", cookie: session.cookie, form: "color=\(value)",
+                            extra: [("X-Requested-With", "fetch")])
+                        if response.status == 204 {
+                            session.stream.markSent(at: response.sentAt)
+                        } else {
+                            session.stream.cancelExpectation()
+                            report.fail("changes", "POST /build answered \(response.status)")
+                        }
+                    } catch {
+                        session.stream.cancelExpectation()
+                        report.fail("changes", "POST /build failed: \(error)")
+                    }
+                }
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        let streams = sessions.map(\.stream)
+        let missing = await waitUntilSettled(streams, until: min(deadline, .now + .seconds(15)))
+        if missing > 0 { report.fail("changes", "\(missing) changes whose patch never arrived") }
+        let latencies = Percentiles(streams.flatMap(\.latencies))
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        report.add(
+            "changes", "POST /build sent",
+            "\(sent) at \(Report.number(Double(sent) / max(seconds, 0.001), 1))/s (asked \(Report.number(settings.rate, 1))/s)"
+        )
+        report.add(
+            "changes", "send → own patch (\(latencies.count))",
+            latencies.summary([("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)]))
+    }
+
+    // MARK: Broadcast
+
+    /// Opens the kiosks, places one order, and times the order to each kiosk's `kiosk-orders` patch.
+    private func broadcast(_ client: LoadHTTPClient) async throws {
+        let deadline = self.deadline
+        let started = ContinuousClock.now
+        let kiosks = try await boundedMap(count: settings.kiosks, until: deadline) { _ in
+            try await EventStream.open(client: client, path: "/kiosk/events", cookie: nil)
+        }
+        defer { for kiosk in kiosks { kiosk.close() } }
+        try await waitForFirstPatch(kiosks, what: "kiosk streams", until: deadline)
+        report.add("broadcast", "\(kiosks.count) kiosk streams open", Report.milliseconds(.now - started))
+
+        let cookie = try await checkedOutSession(client)
+        for kiosk in kiosks { kiosk.expect(target: "kiosk-orders", needle: "") }
+        let order = try await client.send(
+            .POST, "/checkout/order", cookie: cookie, extra: [("X-Requested-With", "fetch")])
+        guard order.status == 204 else {
+            throw LoadError.failure("POST /checkout/order answered \(order.status): \(order.text)")
+        }
+        for kiosk in kiosks { kiosk.markSent(at: order.sentAt) }
+        let missing = await waitUntilSettled(kiosks, until: min(deadline, .now + .seconds(15)))
+        if missing > 0 { report.fail("broadcast", "\(missing) kiosks never got the order") }
+        let latencies = Percentiles(kiosks.flatMap(\.latencies))
+        report.add(
+            "broadcast", "order → kiosk-orders patch (\(latencies.count))",
+            latencies.summary([("p50", 0.5), ("p99", 0.99)]))
+    }
+
+    /// A new session whose builder has been checked out (`POST /checkout` answered 204).
+    private func checkedOutSession(_ client: LoadHTTPClient) async throws -> String {
+        let page = try await client.send(.GET, "/")
+        guard page.status == 200, let cookie = page.sessionCookie else {
+            throw LoadError.failure("GET / answered \(page.status) without a session cookie")
+        }
+        let fetch = [("X-Requested-With", "fetch")]
+        let build = try await client.send(.POST, "/build", cookie: cookie, form: "color=earth", extra: fetch)
+        guard build.status == 204 else { throw LoadError.failure("POST /build answered \(build.status)") }
+        let checkout = try await client.send(.POST, "/checkout", cookie: cookie, extra: fetch, timeout: 30)
+        guard checkout.status == 204 else {
+            throw LoadError.failure("POST /checkout answered \(checkout.status): \(checkout.text)")
+        }
+        return cookie
+    }
+
+    // MARK: Pages and static files
+
+    private func pages(_ client: LoadHTTPClient) async throws {
+        let cookie = try await checkedOutSession(client)
+        let trivial = try await throughput(client, "/favicon.svg", cookie: cookie, phase: "pages")
+        let builder = try await throughput(client, "/", cookie: cookie, phase: "pages")
+        let checkout = try await throughput(client, "/checkout", cookie: cookie, phase: "pages")
+        report.add("pages", "GET /favicon.svg (trivial)", "\(Report.number(trivial, 0)) req/s")
+        report.add("pages", "GET /", "\(Report.number(builder, 0)) req/s (\(ratio(builder, trivial)) of trivial)")
+        report.add(
+            "pages", "GET /checkout", "\(Report.number(checkout, 0)) req/s (\(ratio(checkout, trivial)) of trivial)")
+    }
+
+    private func staticFiles(_ client: LoadHTTPClient) async throws {
+        let gzip = [("Accept-Encoding", "gzip")]
+        let probe = try await client.send(.GET, "/styles.css", extra: gzip)
+        let encoding = probe.headers["content-encoding"].first ?? "identity"
+        let luthier = try await throughput(client, "/styles.css", extra: gzip, phase: "static")
+        report.add("static", "luthier /styles.css (\(encoding))", "\(Report.number(luthier, 0)) req/s")
+        guard let nginxPath = settings.nginx else {
+            report.add("static", "nginx", "skipped (--smoke)")
+            return
+        }
+        guard FileManager.default.isExecutableFile(atPath: nginxPath) else {
+            report.add("static", "nginx", "not found at \(nginxPath): no comparison")
+            return
+        }
+        let nginx = try await NginxServer.start(
+            binary: nginxPath, stylesheet: root.appendingPathComponent("Public/styles.css"),
+            folder: temporary.appendingPathComponent("nginx"), port: try await freePort(), group: group)
+        do {
+            let nginxProbe = try await nginx.client.send(.GET, "/styles.css", extra: gzip)
+            let nginxEncoding = nginxProbe.headers["content-encoding"].first ?? "identity"
+            let rate = try await throughput(nginx.client, "/styles.css", extra: gzip, phase: "static")
+            report.add("static", "nginx /styles.css (\(nginxEncoding), gzip_static)", "\(Report.number(rate, 0)) req/s")
+            report.add("static", "luthier / nginx", ratio(luthier, rate))
+        } catch {
+            await nginx.process.stop()
+            throw error
+        }
+        await nginx.process.stop()
+    }
+
+    private func ratio(_ value: Double, _ base: Double) -> String {
+        base > 0 ? Report.number(value / base, 3) : "-"
+    }
+
+    /// Requests per second of one route: `concurrency` keep-alive connections, each sending the
+    /// next request when the last response ended, for `seconds`. Non-200 answers are failures.
+    private func throughput(
+        _ client: LoadHTTPClient, _ path: String, cookie: String? = nil, extra: [(String, String)] = [],
+        phase: String
+    ) async throws -> Double {
+        let seconds = settings.seconds
+        let end = ContinuousClock.now + .seconds(seconds)
+        let report = self.report
+        let head = client.head(.GET, path, cookie: cookie, extra: extra, keepAlive: true)
+        let total = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<settings.concurrency {
+                group.addTask {
+                    do {
+                        let connection = try await client.connect()
+                        let channel = connection.channel
+                        let closer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64((seconds + 10) * 1000))) {
+                            channel.close(promise: nil)
+                        }
+                        defer { closer.cancel() }
+                        return try await connection.executeThenClose { inbound, outbound in
+                            var iterator = inbound.makeAsyncIterator()
+                            var ok = 0
+                            while ContinuousClock.now < end {
+                                try await outbound.write(.head(head))
+                                try await outbound.write(.end(nil))
+                                let response = try await LoadHTTPClient.readResponse(&iterator, sentAt: .now)
+                                if response.status == 200 {
+                                    ok += 1
+                                } else {
+                                    report.fail(phase, "GET \(path) answered \(response.status)")
+                                }
+                            }
+                            return ok
+                        }
+                    } catch {
+                        report.fail(phase, "GET \(path) failed: \(error)")
+                        return 0
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        return Double(total) / seconds
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import NIOPosix
+
+/// `luthier-load`: the project's own load tool.
+///
+/// It starts a luthier server itself (so start-up, memory and every number come from one known
+/// process), drives the shop's real HTTP interface and event streams, and prints one table. Every
+/// phase is bounded in count and time. `--smoke` is a small run for CI: it fails only on
+/// functional errors, never on slow timings.
+@main
+struct LuthierLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "luthier-load",
+        abstract: "Starts a luthier server and measures streams, change latency, broadcast, pages and start-up."
+    )
+
+    @Option(help: "The luthier binary (default: the one next to this tool).")
+    var luthier: String?
+
+    @Option(help: "Phases to run, comma-separated: startup,connections,changes,broadcast,pages,static.")
+    var phases = "startup,connections,changes,broadcast,pages,static"
+
+    @Option(help: "Sessions with an open /events stream.")
+    var connections = 1000
+
+    @Option(help: "Builder changes per second in the change-latency phase.")
+    var rate = 100.0
+
+    @Option(help: "Builder changes in all.")
+    var changes = 1000
+
+    @Option(help: "Kiosk streams in the broadcast phase.")
+    var kiosks = 1000
+
+    @Option(help: "Seconds per route in the pages and static phases.")
+    var seconds = 5.0
+
+    @Option(help: "Concurrent keep-alive connections in the pages and static phases.")
+    var concurrency = 16
+
+    @Option(help: "Upper bound, in seconds, on each phase.")
+    var phaseTimeout = 120.0
+
+    @Option(help: "The nginx binary to compare static files with.")
+    var nginx = "/usr/sbin/nginx"
+
+    @Flag(help: "A small, fast run: 20 connections, 50 changes, 20 kiosks, 1 s pages, no nginx.")
+    var smoke = false
+
+    mutating func run() async throws {
+        if smoke {
+            connections = 20
+            changes = 50
+            rate = 50
+            kiosks = 20
+            seconds = 1
+            phaseTimeout = 30
+        }
+        let selected = Set(phases.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        let known: Set = ["startup", "connections", "changes", "broadcast", "pages", "static"]
+        guard selected.isSubset(of: known) else {
+            throw ValidationError("Unknown phase in --phases; known: \(known.sorted().joined(separator: ","))")
+        }
+        guard let root = RepositoryPaths.root() else {
+            throw ValidationError("Cannot find the repository (Public/ and Templates/); run from its root.")
+        }
+        let binary = luthier ?? RepositoryPaths.defaultLuthierBinary()
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("No luthier binary at \(binary); build it or pass --luthier.")
+        }
+
+        InterruptHandler.install()
+        let report = Report()
+        let limit = FileDescriptorLimit.raiseToHardLimit()
+        let needed = UInt64(connections + kiosks + concurrency + 256)
+        report.add("setup", "open-file limit", "\(limit) (this run needs about \(needed))")
+        if limit < needed {
+            print("warning: RLIMIT_NOFILE is \(limit), below the ~\(needed) this run needs; raise the hard limit.")
+        }
+
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let temporary = FileManager.default.temporaryDirectory
+            .appendingPathComponent("luthier-load-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+
+        let run = LoadRun(
+            group: group, report: report, root: root, temporary: temporary, phaseTimeout: phaseTimeout,
+            settings: .init(
+                connections: connections, rate: rate, changes: changes, kiosks: kiosks,
+                seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
+                phases: selected))
+        await run.execute(luthierBinary: binary)
+
+        print(report.render())
+        try? await group.shutdownGracefully()
+        try? FileManager.default.removeItem(at: temporary)
+        let failures = report.failures
+        if !failures.isEmpty {
+            print("\n\(failures.count) functional failure(s):")
+            for failure in failures { print("  \(failure)") }
+            throw ExitCode(1)
+        }
+    }
+}

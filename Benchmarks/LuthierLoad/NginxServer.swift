@@ -1,0 +1,72 @@
+import Foundation
+import NIOCore
+
+/// An nginx on loopback serving a copy of `styles.css` and its `gzip -9` twin, the yardstick for
+/// static files: the same bytes, precompressed, from a server built for it (`gzip_static on`).
+struct NginxServer {
+    let process: ChildProcess
+    let client: LoadHTTPClient
+
+    static func start(
+        binary: String, stylesheet: URL, folder: URL, port: Int, group: any EventLoopGroup
+    ) async throws -> NginxServer {
+        let files = FileManager.default
+        let www = folder.appendingPathComponent("www")
+        try files.createDirectory(at: www, withIntermediateDirectories: true)
+        let copy = www.appendingPathComponent("styles.css")
+        try? files.removeItem(at: copy)
+        try? files.removeItem(at: www.appendingPathComponent("styles.css.gz"))
+        try files.copyItem(at: stylesheet, to: copy)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gzip.arguments = ["gzip", "-9", "-k", "-n", copy.path]
+        try gzip.run()
+        gzip.waitUntilExit()
+        guard gzip.terminationStatus == 0 else { throw LoadError.failure("gzip -9 failed for the nginx copy") }
+
+        let temp = folder.path
+        let config = """
+            worker_processes 1;
+            daemon off;
+            pid \(temp)/nginx.pid;
+            error_log \(temp)/error.log;
+            events { worker_connections 4096; }
+            http {
+                access_log off;
+                client_body_temp_path \(temp)/body;
+                proxy_temp_path \(temp)/proxy;
+                fastcgi_temp_path \(temp)/fastcgi;
+                uwsgi_temp_path \(temp)/uwsgi;
+                scgi_temp_path \(temp)/scgi;
+                types { text/css css; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(www.path);
+                    gzip_static on;
+                    location / { }
+                }
+            }
+
+            """
+        let configURL = folder.appendingPathComponent("nginx.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        let process = ChildProcess(
+            name: "nginx", executable: binary,
+            arguments: ["-p", temp, "-c", configURL.path, "-e", "\(temp)/error.log"],
+            logURL: folder.appendingPathComponent("stdout.log"))
+        try process.start()
+        let client = LoadHTTPClient(group: group, host: "127.0.0.1", port: port)
+        let limit = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < limit {
+            if let response = try? await client.send(.GET, "/styles.css", timeout: 2), response.status == 200 {
+                return NginxServer(process: process, client: client)
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let errors = (try? String(contentsOfFile: "\(temp)/error.log", encoding: .utf8)) ?? ""
+        await process.stop()
+        throw LoadError.failure(
+            "nginx did not start: \(errors.split(separator: "\n").suffix(3).joined(separator: " "))")
+    }
+}
