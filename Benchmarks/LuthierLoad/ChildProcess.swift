@@ -26,7 +26,9 @@ final class ChildProcess {
     var isRunning: Bool { process.isRunning }
 
     func start() throws {
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {
+            throw LoadError.failure("cannot create the log file \(logURL.path)")
+        }
         let log = try FileHandle(forWritingTo: logURL)
         process.standardOutput = log
         process.standardError = log

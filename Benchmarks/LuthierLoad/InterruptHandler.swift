@@ -13,14 +13,14 @@ import Synchronization
 /// gives up on a run, so no luthier or nginx is left holding a port and a temp database.
 enum InterruptHandler {
     private static let children = Mutex<Set<Int32>>([])
-    /// The signal sources, kept alive for the life of the tool.
-    private static let sources = Mutex<[any DispatchSourceSignal]>([])
 
     static func register(_ pid: Int32) { children.withLock { _ = $0.insert(pid) } }
     static func unregister(_ pid: Int32) { children.withLock { _ = $0.remove(pid) } }
 
-    /// Installs the handlers once, at start-up, before any child exists.
-    static func install() {
+    /// Installs the handlers once, at start-up, before any child exists. The caller keeps the
+    /// returned sources for as long as the handlers should stay installed.
+    static func install() -> [any DispatchSourceSignal] {
+        var sources: [any DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
@@ -33,7 +33,8 @@ enum InterruptHandler {
                 exit(130)
             }
             source.resume()
-            sources.withLock { $0.append(source) }
+            sources.append(source)
         }
+        return sources
     }
 }

@@ -70,7 +70,8 @@ struct LuthierLoad: AsyncParsableCommand {
             throw ValidationError("No luthier binary at \(binary); build it or pass --luthier.")
         }
 
-        InterruptHandler.install()
+        let signalSources = InterruptHandler.install()
+        defer { withExtendedLifetime(signalSources) {} }
         let report = Report()
         let limit = FileDescriptorLimit.raiseToHardLimit()
         let needed = UInt64(connections + kiosks + concurrency + 256)
