@@ -20,13 +20,16 @@ enum CartFragments {
         renderer: PageRenderer
     ) -> [Fragment] {
         var fragments: [Fragment] = []
-        let view = CartView(cart: new.cart, checkoutButton: new.button)
+        // Only the lines fragment shows pictures: the badge, summary and actions (re-rendered on
+        // builder changes too) never draw an SVG.
+        let view = CartView(cart: new.cart, checkoutButton: new.button, drawingLines: false)
         if old?.cart.guitarCount != new.cart.guitarCount {
             fragments.append(
                 Fragment(target: badge, html: renderer.render(new.cart, template: "fragments/cart-badge")))
         }
         if old?.cart.lines != new.cart.lines {
-            fragments.append(Fragment(target: lines, html: renderer.render(view, template: "fragments/cart-lines")))
+            let drawn = CartView(cart: new.cart, checkoutButton: new.button)
+            fragments.append(Fragment(target: lines, html: renderer.render(drawn, template: "fragments/cart-lines")))
         }
         if old?.cart.total != new.cart.total || old?.cart.discountedTotal != new.cart.discountedTotal
             || old?.cart.discountLabel != new.cart.discountLabel || old?.cart.countLabel != new.cart.countLabel
@@ -54,9 +57,10 @@ struct CartView: Sendable {
     let isCheckingOut: Bool
     let checkoutError: String?
 
-    init(cart: CartOutput, checkoutButton: CheckoutButton) {
+    /// - Parameter drawingLines: whether to draw each line's picture (only the lines need them).
+    init(cart: CartOutput, checkoutButton: CheckoutButton, drawingLines: Bool = true) {
         self.cart = cart
-        lines = cart.lines.map(CartLineView.init)
+        lines = drawingLines ? cart.lines.map(CartLineView.init) : []
         checkoutLabel = checkoutButton.isLoading ? "Checking out…" : "Check out"
         isCheckoutDisabled = cart.isEmpty || checkoutButton.isLoading
         isCheckingOut = checkoutButton.isLoading
