@@ -91,8 +91,7 @@ final class EventStream: Sendable {
     private func run(_ connection: LoadHTTPClient.Connection, head: HTTPRequestHead) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
-                try await outbound.write(.head(head))
-                try await outbound.write(.end(nil))
+                try await outbound.write(contentsOf: [.head(head), .end(nil)])
                 var parser = ServerSentEventParser()
                 for try await part in inbound {
                     switch part {

@@ -82,9 +82,12 @@ struct LoadHTTPClient: Sendable {
         let head = head(method, path, cookie: cookie, form: form, extra: extra)
         return try await connection.executeThenClose { inbound, outbound in
             let sentAt = ContinuousClock.now
-            try await outbound.write(.head(head))
-            if let form { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: form)))) }
-            try await outbound.write(.end(nil))
+            // One write for the whole request: the server may answer (and, for `Connection:
+            // close`, close) as soon as it has the head, before a separate `end` could be written.
+            var parts: [HTTPClientRequestPart] = [.head(head)]
+            if let form { parts.append(.body(.byteBuffer(ByteBuffer(string: form)))) }
+            parts.append(.end(nil))
+            try await outbound.write(contentsOf: parts)
             var iterator = inbound.makeAsyncIterator()
             return try await Self.readResponse(&iterator, sentAt: sentAt)
         }
@@ -106,6 +109,6 @@ struct LoadHTTPClient: Sendable {
                 return response
             }
         }
-        throw LoadError.failure("connection closed before the response ended")
+        throw LoadError.closedBeforeResponse
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// One run: the server it started, the streams it holds, and the phases in order.
@@ -371,7 +372,9 @@ final class LoadRun: Sendable {
     }
 
     /// Requests per second of one route: `concurrency` keep-alive connections, each sending the
-    /// next request when the last response ended, for `seconds`. Non-200 answers are failures.
+    /// next request when the last response ended, for `seconds`. Non-200 answers are failures. A
+    /// connection the server closes is opened again (and counted), so a server's keep-alive policy
+    /// cannot end the measurement early.
     private func throughput(
         _ client: LoadHTTPClient, _ path: String, cookie: String? = nil, extra: [(String, String)] = [],
         phase: String
@@ -380,39 +383,57 @@ final class LoadRun: Sendable {
         let end = ContinuousClock.now + .seconds(seconds)
         let report = self.report
         let head = client.head(.GET, path, cookie: cookie, extra: extra, keepAlive: true)
-        let total = await withTaskGroup(of: Int.self) { group in
+        let (total, reconnects) = await withTaskGroup(of: (Int, Int).self) { group in
             for _ in 0..<settings.concurrency {
                 group.addTask {
-                    do {
-                        let connection = try await client.connect()
-                        let channel = connection.channel
-                        let closer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64((seconds + 10) * 1000))) {
-                            channel.close(promise: nil)
-                        }
-                        defer { closer.cancel() }
-                        return try await connection.executeThenClose { inbound, outbound in
-                            var iterator = inbound.makeAsyncIterator()
-                            var ok = 0
-                            while ContinuousClock.now < end {
-                                try await outbound.write(.head(head))
-                                try await outbound.write(.end(nil))
-                                let response = try await LoadHTTPClient.readResponse(&iterator, sentAt: .now)
-                                if response.status == 200 {
-                                    ok += 1
-                                } else {
-                                    report.fail(phase, "GET \(path) answered \(response.status)")
-                                }
+                    var ok = 0
+                    var reconnects = -1
+                    while ContinuousClock.now < end {
+                        reconnects += 1
+                        do {
+                            ok += try await Self.requests(client, head, until: end, seconds: seconds) { status in
+                                report.fail(phase, "GET \(path) answered \(status)")
                             }
-                            return ok
+                        } catch LoadError.closedBeforeResponse {
+                            continue
+                        } catch {
+                            report.fail(phase, "GET \(path) failed: \(error)")
+                            break
                         }
-                    } catch {
-                        report.fail(phase, "GET \(path) failed: \(error)")
-                        return 0
                     }
+                    return (ok, max(reconnects, 0))
                 }
             }
-            return await group.reduce(0, +)
+            return await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        }
+        if reconnects > 0 {
+            report.add(phase, "GET \(path): connections the server closed", "\(reconnects) (opened again)")
         }
         return Double(total) / seconds
+    }
+
+    /// Sends `head` on one keep-alive connection until `end` or until the server closes it;
+    /// returns the 200 answers counted.
+    private static func requests(
+        _ client: LoadHTTPClient, _ head: HTTPRequestHead, until end: ContinuousClock.Instant, seconds: Double,
+        failed: @escaping @Sendable (Int) -> Void
+    ) async throws -> Int {
+        let connection = try await client.connect()
+        let channel = connection.channel
+        let closer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64((seconds + 10) * 1000))) {
+            channel.close(promise: nil)
+        }
+        defer { closer.cancel() }
+        return try await connection.executeThenClose { inbound, outbound in
+            var iterator = inbound.makeAsyncIterator()
+            var ok = 0
+            while ContinuousClock.now < end {
+                try await outbound.write(contentsOf: [.head(head), .end(nil)])
+                let response = try await LoadHTTPClient.readResponse(&iterator, sentAt: .now)
+                if response.status == 200 { ok += 1 } else { failed(response.status) }
+                if response.headers["connection"].contains(where: { $0.lowercased() == "close" }) { break }
+            }
+            return ok
+        }
     }
 }

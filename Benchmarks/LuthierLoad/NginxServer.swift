@@ -33,6 +33,10 @@ struct NginxServer {
             events { worker_connections 4096; }
             http {
                 access_log off;
+                # Keep-alive as long as luthier's (which never closes an idle client first), so
+                # both servers are measured on the same long-lived connections.
+                keepalive_requests 100000000;
+                keepalive_timeout 300s;
                 client_body_temp_path \(temp)/body;
                 proxy_temp_path \(temp)/proxy;
                 fastcgi_temp_path \(temp)/fastcgi;
