@@ -6,10 +6,15 @@ struct ResponseFactory: Sendable {
 
     /// A page that is personal to the session: never stored by a cache.
     func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        page(ByteBuffer(string: html), status: status)
+    }
+
+    /// As `page(_:status:)`, for a body already in bytes (a cached page is sent without a copy).
+    func page(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html))
+            body: ResponseBody(byteBuffer: body)
         )
     }
 

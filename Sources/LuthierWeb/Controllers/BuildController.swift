@@ -23,8 +23,8 @@ struct BuildController: Sendable {
     /// `GET /`: the whole builder, rendered from the session's current output.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.page(request) { session in
-            renderer.render(
-                BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput), template: "builder")
+            let page = BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput)
+            return renderer.page(template: "builder", key: page) { page }
         }
     }
 
@@ -83,7 +83,7 @@ struct BuildController: Sendable {
 }
 
 /// What the builder template shows.
-struct BuilderPage: Sendable {
+struct BuilderPage: Hashable, Sendable {
     let cart: CartOutput
     let output: BuildOutput
 }

@@ -24,9 +24,10 @@ struct CartController: Sendable {
     /// `GET /cart`: every line with its picture, quantity controls and totals.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.page(request) { session in
-            let cart = session.cart.currentOutput
-            let view = CartView(cart: cart, checkoutButton: session.build.currentOutput.checkoutButton)
-            return renderer.render(CartPage(cart: cart, view: view), template: "cart")
+            let key = CartView.Key(cart: session.cart.currentOutput, button: session.build.currentOutput.checkoutButton)
+            return renderer.page(template: "cart", key: key) {
+                CartPage(cart: key.cart, view: CartView(cart: key.cart, checkoutButton: key.button))
+            }
         }
     }
 

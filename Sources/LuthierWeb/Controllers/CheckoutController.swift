@@ -55,12 +55,14 @@ struct CheckoutController: Sendable {
         guard let session = existing, let checkout = session.build.currentCheckout else {
             return responses.seeOther("/")
         }
-        let page = CheckoutPage(
-            cart: session.cart.currentOutput,
-            output: checkout.currentOutput,
-            pictures: checkout.artworks.map { Picture(svg: $0.svg) }
-        )
-        return responses.page(renderer.render(page, template: "checkout"))
+        // A checkout's guitars never change, so its id stands for its pictures in the key.
+        let key = CheckoutPage.Key(
+            cart: session.cart.currentOutput, output: checkout.currentOutput, checkoutID: checkout.checkout.id)
+        return responses.page(
+            renderer.page(template: "checkout", key: key) {
+                CheckoutPage(
+                    cart: key.cart, output: key.output, pictures: checkout.artworks.map { Picture(svg: $0.svg) })
+            })
     }
 
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
@@ -143,7 +145,7 @@ struct CheckoutController: Sendable {
         func stages(_ order: Order) -> Fragment {
             Fragment(
                 target: "order-stages",
-                html: render.render(OrderStagesView(order: order), template: "fragments/order-stages"))
+                html: render.render(cached: OrderStagesView(order: order), template: "fragments/order-stages"))
         }
         let fragments = FragmentStore(initial: [stages(order)])
         let floor = showroom.floor
@@ -229,6 +231,13 @@ func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
 
 /// What the checkout template shows.
 struct CheckoutPage: Sendable {
+    /// What a checkout page is cached by.
+    struct Key: Hashable, Sendable {
+        let cart: CartOutput
+        let output: CheckoutOutput
+        let checkoutID: String
+    }
+
     let cart: CartOutput
     let output: CheckoutOutput
     let pictures: [Picture]

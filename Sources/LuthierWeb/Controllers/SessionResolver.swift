@@ -66,7 +66,7 @@ struct SessionResolver: Sendable {
     }
 
     /// A full page rendered for the request's session (a new one if need be, with its cookie).
-    func page(_ request: Request, _ render: (Session) -> String) async -> Response {
+    func page(_ request: Request, _ render: (Session) -> ByteBuffer) async -> Response {
         do {
             let (session, isNew) = try await sessionOrNew(for: request)
             var response = responses.page(render(session))

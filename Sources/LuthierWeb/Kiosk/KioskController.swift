@@ -22,7 +22,8 @@ struct KioskController: Sendable {
 
     /// `GET /kiosk`: rendered from the feed's current output, the same partials as the stream.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        responses.page(renderer.render(KioskPage(output: showroom.feed.currentOutput), template: "kiosk"))
+        let page = KioskPage(output: showroom.feed.currentOutput)
+        return responses.page(renderer.page(template: "kiosk", key: page) { page })
     }
 
     /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.
@@ -39,6 +40,6 @@ struct KioskController: Sendable {
 }
 
 /// What the kiosk template shows.
-struct KioskPage: Sendable {
+struct KioskPage: Hashable, Sendable {
     let output: KioskOutput
 }

@@ -15,7 +15,9 @@ enum KioskFragments {
     static func changed(from old: KioskOutput?, to new: KioskOutput, renderer: PageRenderer) -> [Fragment] {
         var fragments: [Fragment] = []
         func add(_ target: String, _ template: String, if differs: Bool) {
-            if differs { fragments.append(Fragment(target: target, html: renderer.render(new, template: template))) }
+            if differs {
+                fragments.append(Fragment(target: target, html: renderer.render(cached: new, template: template)))
+            }
         }
         add(showcase, "fragments/kiosk-showcase", if: old?.showcase != new.showcase)
         add(orders, "fragments/kiosk-orders", if: old?.recentOrders != new.recentOrders)

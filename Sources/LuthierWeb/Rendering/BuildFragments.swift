@@ -21,26 +21,30 @@ enum BuildFragments {
         var fragments: [Fragment] = []
         if old?.artwork != new.artwork {
             fragments.append(
-                Fragment(target: picture, html: renderer.render(new.artwork, template: "fragments/guitar-picture"))
+                Fragment(
+                    target: picture, html: renderer.render(cached: new.artwork, template: "fragments/guitar-picture"))
             )
         }
         if old?.description != new.description {
             fragments.append(
-                Fragment(target: description, html: renderer.render(new, template: "fragments/guitar-description"))
+                Fragment(
+                    target: description, html: renderer.render(cached: new, template: "fragments/guitar-description"))
             )
         }
         if old?.price != new.price {
-            fragments.append(Fragment(target: price, html: renderer.render(new, template: "fragments/guitar-price")))
+            fragments.append(
+                Fragment(target: price, html: renderer.render(cached: new, template: "fragments/guitar-price")))
         }
         for picker in new.pickers where old?.pickers.first(where: { $0.field == picker.field }) != picker {
             fragments.append(
                 Fragment(
-                    target: pickerTarget(picker.field), html: renderer.render(picker, template: "fragments/picker"))
+                    target: pickerTarget(picker.field),
+                    html: renderer.render(cached: picker, template: "fragments/picker"))
             )
         }
         if old?.checkoutButton != new.checkoutButton {
             fragments.append(
-                Fragment(target: checkout, html: renderer.render(new, template: "fragments/checkout-button"))
+                Fragment(target: checkout, html: renderer.render(cached: new, template: "fragments/checkout-button"))
             )
         }
         return fragments

@@ -20,28 +20,34 @@ enum CartFragments {
         renderer: PageRenderer
     ) -> [Fragment] {
         var fragments: [Fragment] = []
-        // Only the lines fragment shows pictures: the badge, summary and actions (re-rendered on
-        // builder changes too) never draw an SVG.
-        let view = CartView(cart: new.cart, checkoutButton: new.button, drawingLines: false)
+        let key = CartView.Key(cart: new.cart, button: new.button)
         if old?.cart.guitarCount != new.cart.guitarCount {
             fragments.append(
-                Fragment(target: badge, html: renderer.render(new.cart, template: "fragments/cart-badge")))
+                Fragment(target: badge, html: renderer.render(cached: new.cart, template: "fragments/cart-badge")))
         }
         if old?.cart.lines != new.cart.lines {
-            let drawn = CartView(cart: new.cart, checkoutButton: new.button)
-            fragments.append(Fragment(target: lines, html: renderer.render(drawn, template: "fragments/cart-lines")))
+            let html = renderer.render(template: "fragments/cart-lines", key: key) {
+                CartView(cart: new.cart, checkoutButton: new.button)
+            }
+            fragments.append(Fragment(target: lines, html: html))
         }
+        // Only the lines fragment shows pictures: the badge, summary and actions (re-rendered on
+        // builder changes too) never draw an SVG.
         if old?.cart.total != new.cart.total || old?.cart.discountedTotal != new.cart.discountedTotal
             || old?.cart.discountLabel != new.cart.discountLabel || old?.cart.countLabel != new.cart.countLabel
         {
-            fragments.append(
-                Fragment(target: summary, html: renderer.render(view, template: "fragments/cart-summary")))
+            let html = renderer.render(template: "fragments/cart-summary", key: key) {
+                CartView(cart: new.cart, checkoutButton: new.button, drawingLines: false)
+            }
+            fragments.append(Fragment(target: summary, html: html))
         }
         if old?.cart.isEmpty != new.cart.isEmpty || old?.button.isLoading != new.button.isLoading
             || old?.button.error != new.button.error
         {
-            fragments.append(
-                Fragment(target: actions, html: renderer.render(view, template: "fragments/cart-actions")))
+            let html = renderer.render(template: "fragments/cart-actions", key: key) {
+                CartView(cart: new.cart, checkoutButton: new.button, drawingLines: false)
+            }
+            fragments.append(Fragment(target: actions, html: html))
         }
         return fragments
     }
@@ -50,6 +56,12 @@ enum CartFragments {
 /// What the cart templates show: the cart's output, each line with its picture, and the
 /// checkout button's state (a checkout may be loading, from this page or the builder).
 struct CartView: Sendable {
+    /// Everything a cart view shows is determined by these two: what its renders are cached by.
+    struct Key: Hashable, Sendable {
+        let cart: CartOutput
+        let button: CheckoutButton
+    }
+
     let cart: CartOutput
     let lines: [CartLineView]
     let checkoutLabel: String

@@ -14,7 +14,9 @@ enum CheckoutFragments {
     static func changed(from old: CheckoutOutput?, to new: CheckoutOutput, renderer: PageRenderer) -> [Fragment] {
         var fragments: [Fragment] = []
         func add(_ target: String, _ template: String, if differs: Bool) {
-            if differs { fragments.append(Fragment(target: target, html: renderer.render(new, template: template))) }
+            if differs {
+                fragments.append(Fragment(target: target, html: renderer.render(cached: new, template: template)))
+            }
         }
         if new.isCart {
             add(lines, "fragments/checkout-lines", if: old?.lines != new.lines)

@@ -71,8 +71,8 @@ struct OrderPage: Sendable {
 }
 
 /// Where an order is: every stage it goes through, done, current or still to come.
-struct OrderStagesView: Sendable, Equatable {
-    struct Row: Sendable, Equatable {
+struct OrderStagesView: Sendable, Hashable {
+    struct Row: Sendable, Hashable {
         let label: String
         /// `done`, `current` or `upcoming`, as the stylesheet's class.
         let state: String

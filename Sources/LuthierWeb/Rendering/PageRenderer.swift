@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import NIOCore
 
 /// Renders the Mustache templates in `Templates/`: parsed once at start-up, shared by the full
 /// page and by every event-stream fragment, so the two can never drift apart.
@@ -35,6 +36,10 @@ public struct PageRenderer: Sendable {
     }
 
     private let library: MustacheLibrary
+    /// Fragments, shared by every session and stream that shows the same thing.
+    private let fragments = RenderCache<String>(maxEntries: 4096, maxBytes: 32 << 20) { $0.utf8.count }
+    /// Whole pages, ready to send: a reload or a second tab costs a lookup, not a render.
+    private let pages = RenderCache<ByteBuffer>(maxEntries: 1024, maxBytes: 32 << 20) { $0.readableBytes }
 
     public init(directory: String) async throws {
         var isDirectory: ObjCBool = false
@@ -55,5 +60,37 @@ public struct PageRenderer: Sendable {
     /// name is a programming error reported as an empty string rather than a crash.
     public func render(_ context: some Sendable, template: String) -> String {
         library.render(context, withTemplate: template) ?? ""
+    }
+
+    /// Renders a template from a value that is all it shows, once per distinct value: the result
+    /// is remembered (bounded) and shared by everyone who shows the same thing.
+    public func render<Context: Hashable & Sendable>(cached context: Context, template: String) -> String {
+        fragments.value(template: template, key: context) { render(context, template: template) }
+    }
+
+    /// As `render(cached:template:)`, for a context that is costly to build (it draws pictures):
+    /// `key` must determine everything `context` shows, and `context` runs only on a miss.
+    public func render<Key: Hashable & Sendable>(
+        template: String, key: Key, context: () -> some Sendable
+    ) -> String {
+        fragments.value(template: template, key: key) { render(context(), template: template) }
+    }
+
+    /// A whole page as the bytes of a response body, rendered once per distinct `key` (which must
+    /// determine everything the page shows); `context` runs only on a miss.
+    public func page<Key: Hashable & Sendable>(
+        template: String, key: Key, context: () -> some Sendable
+    ) -> ByteBuffer {
+        pages.value(template: template, key: key) { ByteBuffer(string: render(context(), template: template)) }
+    }
+
+    /// How the caches are doing: entries held, their bytes, lookups found and rendered.
+    public var cacheStatistics:
+        (
+            fragments: (entries: Int, bytes: Int, hits: Int, misses: Int),
+            pages: (entries: Int, bytes: Int, hits: Int, misses: Int)
+        )
+    {
+        (fragments.statistics, pages.statistics)
     }
 }
