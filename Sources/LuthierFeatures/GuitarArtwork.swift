@@ -1,4 +1,5 @@
 import LuthierDomain
+import Synchronization
 
 /// The picture of one configured guitar: a self-contained SVG element drawn on the server.
 ///
@@ -18,10 +19,31 @@ public struct GuitarArtwork: Hashable, Sendable {
     /// that pictures of different guitars can share one page.
     public let svg: String
 
-    /// Draws `guitar`. Cheap enough to call per request; the result only depends on the guitar.
+    /// The picture of `guitar`. The result only depends on the guitar, so each picture is drawn
+    /// once, and every session, cart line and checkout showing a guitar shares its one copy of the
+    /// markup (about 14 KB, which would otherwise be most of what an idle session holds).
     public init(guitar: Guitar) {
         self.guitar = guitar
-        self.svg = Drawing(guitar: guitar).svg
+        self.svg = Self.drawings.svg(of: guitar)
+    }
+
+    private static let drawings = Drawings()
+
+    /// The pictures drawn so far. A memo of a pure function, so it cannot change what anyone sees;
+    /// bounded by construction, as there are only 256 guitars (about 3.6 MB if all were drawn).
+    /// Drawn on first use rather than all at start-up, which would take over 100 ms.
+    private final class Drawings: Sendable {
+        private let drawn = Mutex<[Guitar: String]>([:])
+
+        func svg(of guitar: Guitar) -> String {
+            if let svg = drawn.withLock({ $0[guitar] }) { return svg }
+            let svg = Drawing(guitar: guitar).svg
+            return drawn.withLock { drawn in
+                if let earlier = drawn[guitar] { return earlier }
+                drawn[guitar] = svg
+                return svg
+            }
+        }
     }
 
     /// The prefix of every id in the picture of `guitar`: `g-<shape>-<color>-<body>-<fretboard>-`.

@@ -9,6 +9,21 @@ import Testing
 #endif
 
 @Suite struct GuitarArtworkTests {
+    @Test("one guitar's picture is drawn once and shared: the same markup, one copy in memory")
+    func samePictureIsShared() {
+        func storage(_ svg: String) -> UnsafeRawPointer? {
+            var svg = svg
+            return svg.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        let guitar = Guitar(shape: .longV, color: .dusk, body: .koa, fretboard: .ebony)
+        let first = GuitarArtwork(guitar: guitar)
+        let second = GuitarArtwork(guitar: guitar)
+        #expect(first.svg == GuitarArtwork.Drawing(guitar: guitar).svg)
+        #expect(storage(first.svg) == storage(second.svg))
+        let other = GuitarArtwork(guitar: .standard)
+        #expect(storage(other.svg) != storage(first.svg))
+    }
+
     @Test func everyConfigurationIsWellFormedXML() throws {
         for guitar in Guitar.allConfigurations {
             let document = try SVGDocument(GuitarArtwork(guitar: guitar).svg)

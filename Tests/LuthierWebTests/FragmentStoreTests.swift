@@ -115,4 +115,25 @@ struct FragmentStoreTests {
         #expect(store.patchEvent(since: change.version).patch == nil)
     }
 
+    @Test("the encoded patch is kept for the other streams of a store, not for a store's only stream")
+    func encodedCopyKeptOnlyWhenShared() throws {
+        func storage(_ buffer: ByteBuffer?) -> UnsafeRawPointer? {
+            buffer?.withUnsafeReadableBytes { UnsafeRawPointer($0.baseAddress) }
+        }
+        let store = Self.initialStore()
+        let (_, first) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        _ = try #require(store.addWaker(first))
+        let alone = store.patchEvent(since: 0)
+        let aloneAgain = store.patchEvent(since: 0)
+        #expect(alone.patch != nil)
+        #expect(storage(alone.patch) != storage(aloneAgain.patch))
+
+        let (_, second) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        _ = try #require(store.addWaker(second))
+        let shared = store.patchEvent(since: 0)
+        let sharedAgain = store.patchEvent(since: 0)
+        #expect(storage(shared.patch) == storage(sharedAgain.patch))
+        #expect(shared.patch.map { String(buffer: $0) } == alone.patch.map { String(buffer: $0) })
+    }
+
 }

@@ -54,15 +54,7 @@ struct EventStreamConnection: Sendable {
         peerClosed?.whenComplete { _ in waker.finish() }
 
         var heartbeat = hub.heartbeat
-        let initial = fragments.patchEvent(since: 0)
-        var sent = initial.version
-        var opening = ByteBuffer(string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds))
-        if var patch = initial.patch {
-            opening.writeBuffer(&patch)
-        } else {
-            opening.writeString(ServerSentEvent.patch(id: sent, fragments: []))
-        }
-        try await writer.write(opening)
+        var sent = try await writeOpening(to: &writer)
         try await withGracefulShutdownHandler {
             for await _ in wakes {
                 let changes = fragments.patchEvent(since: sent)
@@ -87,5 +79,20 @@ struct EventStreamConnection: Sendable {
             waker.finish()
         }
         try await writer.finish(nil)
+    }
+
+    /// Writes the reconnect delay and everything the store holds; returns the version sent.
+    ///
+    /// A function of its own so that the opening's buffers (the whole page's fragments, tens of
+    /// kilobytes) are released as soon as they are written, not held for the life of the stream.
+    private func writeOpening(to writer: inout any ResponseBodyWriter) async throws -> Int {
+        let initial = fragments.patchEvent(since: 0)
+        try await writer.write(ByteBuffer(string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
+        if let patch = initial.patch {
+            try await writer.write(patch)
+        } else {
+            try await writer.write(ByteBuffer(string: ServerSentEvent.patch(id: initial.version, fragments: [])))
+        }
+        return initial.version
     }
 }

@@ -108,7 +108,9 @@ public final class FragmentStore: Sendable {
         guard !fragments.isEmpty else { return (current, nil, navigate) }
         let patch = ByteBuffer(string: ServerSentEvent.patch(id: current, fragments: fragments))
         state.withLock { state in
-            if state.version == current, state.encoded.count < Self.encodedCacheLimit {
+            // Kept only where another stream may ask the same: a session's one tab would otherwise
+            // hold a copy of its whole page until its next change.
+            if state.version == current, state.wakers.count > 1, state.encoded.count < Self.encodedCacheLimit {
                 state.encoded[version] = patch
             }
         }
