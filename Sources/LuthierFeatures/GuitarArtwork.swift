@@ -54,11 +54,14 @@ public struct GuitarArtwork: Hashable, Sendable {
 
 extension GuitarArtwork {
     /// One rendering pass: the guitar, its id prefix, and the layers drawn back to front.
-    struct Drawing: Sendable {
+    ///
+    /// Public only so that the micro-benchmarks (`Benchmarks/Micro`) can time the drawing itself, which
+    /// `GuitarArtwork(guitar:)` hides behind its memo after the first picture of each guitar.
+    public struct Drawing: Sendable {
         let guitar: Guitar
         let prefix: String
 
-        init(guitar: Guitar) {
+        public init(guitar: Guitar) {
             self.guitar = guitar
             self.prefix = GuitarArtwork.idPrefix(for: guitar)
         }
@@ -69,7 +72,8 @@ extension GuitarArtwork {
         /// A paint or clip reference to an id of this picture.
         func url(_ name: String) -> String { "url(#\(prefix)\(name))" }
 
-        var svg: String {
+        /// The picture, drawn afresh on every read (the memo is `GuitarArtwork`'s, not this).
+        public var svg: String {
             let root = [
                 ##"xmlns="http://www.w3.org/2000/svg""##,
                 ##"xmlns:xlink="http://www.w3.org/1999/xlink""##,

@@ -34,6 +34,23 @@ struct ServerSentEventTests {
         #expect(decoded == Self.awkward)
     }
 
+    @Test("random text of every kind round-trips through the byte-level escaping")
+    func randomRoundTrips() throws {
+        // Seeded, so that a failure replays: ASCII, controls, `<`, E2-led scalars near U+2028.
+        var generator = SeededGenerator(seed: 2_028)
+        let alphabet: [Character] = [
+            "a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "<", ">", "&", "\u{0}", "\u{1B}", "\u{7F}", "é",
+            "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{20AC}", "🎸", "\u{FFFD}",
+        ]
+        for _ in 0..<500 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            let json = ServerSentEvent.jsonString(text)
+            #expect(!json.contains("<") && !json.contains("\u{2028}") && !json.contains("\u{2029}"))
+            #expect(try JSONDecoder().decode(String.self, from: Data(json.utf8)) == text)
+        }
+    }
+
     @Test("the patch parses back to its fragments through the test client's parser")
     func roundTrip() throws {
         let fragments = [

@@ -54,7 +54,7 @@ public func buildApplicationWithServices(
             logger: logger,
             onBuilderActed: { showroom.feed.builderActed($0) }
         ),
-        hub: EventStreamHub(),
+        hub: EventStreamHub(slices: configuration.heartbeatSlices),
         renderer: renderer,
         assets: assets,
         showroom: showroom
@@ -65,7 +65,7 @@ public func buildApplicationWithServices(
         hub: services.hub,
         environment: environment,
         sweepInterval: max(configuration.sessionIdleTimeout / SessionRegistry.sweepsBeforeDrop, .milliseconds(10)),
-        heartbeatInterval: configuration.heartbeatInterval,
+        heartbeatInterval: configuration.heartbeatInterval / configuration.heartbeatSlices,
         retention: configuration.sessionRetention,
         expiryInterval: configuration.sessionExpiryInterval,
         logger: logger

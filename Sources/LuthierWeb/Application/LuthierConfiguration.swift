@@ -14,6 +14,9 @@ public struct LuthierConfiguration: Sendable {
     public var maxSessions: Int
     /// How often every event stream gets a comment line, so idle connections stay open.
     public var heartbeatInterval: Duration
+    /// The heartbeat is sent to one slice of the streams at a time, spread over the interval, so
+    /// that ten thousand idle streams never all wake in the same instant (1 = all at once).
+    public var heartbeatSlices: Int
     /// The `retry:` hint sent on every event stream, in milliseconds.
     public var reconnectDelayMilliseconds: Int
     /// The largest form body accepted (413 past it).
@@ -39,6 +42,7 @@ public struct LuthierConfiguration: Sendable {
         sessionIdleTimeout: Duration = .seconds(30 * 60),
         maxSessions: Int = 20_000,
         heartbeatInterval: Duration = .seconds(15),
+        heartbeatSlices: Int = 16,
         reconnectDelayMilliseconds: Int = 2_000,
         maxFormBytes: Int = 16 * 1024,
         staticCacheControl: String = "public, max-age=300",
@@ -55,6 +59,7 @@ public struct LuthierConfiguration: Sendable {
         self.sessionIdleTimeout = sessionIdleTimeout
         self.maxSessions = maxSessions
         self.heartbeatInterval = heartbeatInterval
+        self.heartbeatSlices = max(heartbeatSlices, 1)
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
         self.maxFormBytes = maxFormBytes
         self.staticCacheControl = staticCacheControl

@@ -91,7 +91,7 @@ struct EventStreamConnection: Sendable {
         if let patch = initial.patch {
             try await writer.write(patch)
         } else {
-            try await writer.write(ByteBuffer(string: ServerSentEvent.patch(id: initial.version, fragments: [])))
+            try await writer.write(ServerSentEvent.patchEvent(id: initial.version, fragments: []))
         }
         return initial.version
     }

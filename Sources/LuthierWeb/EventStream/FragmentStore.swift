@@ -106,7 +106,7 @@ public final class FragmentStore: Sendable {
         }
         if let cached { return (current, cached, navigate) }
         guard !fragments.isEmpty else { return (current, nil, navigate) }
-        let patch = ByteBuffer(string: ServerSentEvent.patch(id: current, fragments: fragments))
+        let patch = ServerSentEvent.patchEvent(id: current, fragments: fragments)
         state.withLock { state in
             // Kept only where another stream may ask the same: a session's one tab would otherwise
             // hold a copy of its whole page until its next change.

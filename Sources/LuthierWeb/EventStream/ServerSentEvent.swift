@@ -4,15 +4,26 @@ import NIOCore
 public enum ServerSentEvent {
     /// The patch event: the changed fragments as JSON, one `data:` line, with an increasing id.
     public static func patch(id: Int, fragments: [Fragment]) -> String {
-        var json = "{\"fragments\":["
-        for (index, fragment) in fragments.enumerated() {
-            if index > 0 { json += "," }
-            json += "{\"target\":" + jsonString(fragment.target) + ",\"html\":" + jsonString(fragment.html) + "}"
-        }
-        json += "]}"
-        return "id: \(id)\nevent: patch\ndata: \(json)\n\n"
+        String(buffer: patchEvent(id: id, fragments: fragments))
     }
 
+    /// As `patch(id:fragments:)`, written straight into the bytes a stream sends. The picture
+    /// alone is about 14 KB of markup to escape on every change, so this works on UTF-8 bytes,
+    /// copying each run that needs no escape in one go.
+    public static func patchEvent(id: Int, fragments: [Fragment]) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(fragments.reduce(64) { $0 + $1.html.utf8.count + $1.target.utf8.count + 32 })
+        buffer.writeString("id: \(id)\nevent: patch\ndata: {\"fragments\":[")
+        for (index, fragment) in fragments.enumerated() {
+            buffer.writeStaticString(index > 0 ? ",{\"target\":" : "{\"target\":")
+            writeJSONString(fragment.target, into: &buffer)
+            buffer.writeStaticString(",\"html\":")
+            writeJSONString(fragment.html, into: &buffer)
+            buffer.writeStaticString("}")
+        }
+        buffer.writeStaticString("]}\n\n")
+        return buffer
+    }
     /// Tells every open page of the session to go to `location` (e.g. the checkout is ready).
     public static func navigate(id: Int, location: String) -> String {
         "id: \(id)\nevent: navigate\ndata: \(location)\n\n"
@@ -29,28 +40,62 @@ public enum ServerSentEvent {
     /// JSON string literal; escapes what JSON requires plus U+2028/U+2029, and `<` so that no
     /// payload can ever close a surrounding tag.
     static func jsonString(_ string: String) -> String {
-        var out = "\""
-        out.reserveCapacity(string.utf8.count + 16)
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var buffer = ByteBuffer()
+        writeJSONString(string, into: &buffer)
+        return String(buffer: buffer)
+    }
+
+    /// Writes `string` as a JSON string literal (see `jsonString`).
+    static func writeJSONString(_ string: String, into buffer: inout ByteBuffer) {
+        buffer.writeStaticString("\"")
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            func flush(upTo end: Int) {
+                if end > runStart {
+                    buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<end])))
                 }
             }
+            while index < bytes.count {
+                let byte = bytes[index]
+                let escape: StaticString?
+                var length = 1
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case UInt8(ascii: "\n"): escape = "\\n"
+                case UInt8(ascii: "\r"): escape = "\\r"
+                case UInt8(ascii: "\t"): escape = "\\t"
+                case UInt8(ascii: "<"): escape = "\\u003c"
+                case 0..<0x20: escape = nil
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8.
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    escape = bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+                    length = 3
+                default:
+                    index += 1
+                    continue
+                }
+                flush(upTo: index)
+                if let escape {
+                    buffer.writeStaticString(escape)
+                } else {
+                    buffer.writeStaticString("\\u00")
+                    buffer.writeInteger(hexDigit(byte >> 4))
+                    buffer.writeInteger(hexDigit(byte & 0x0F))
+                }
+                index += length
+                runStart = index
+            }
+            flush(upTo: bytes.count)
         }
-        out += "\""
-        return out
+        buffer.writeStaticString("\"")
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

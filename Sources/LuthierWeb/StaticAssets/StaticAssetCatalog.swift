@@ -226,10 +226,9 @@ public struct StaticAssetCatalog: Sendable {
         let identity = Representation(body: bytes, etag: "\"\(tag)\"")
         var gzip: Representation?
         if bytes.readableBytes >= minimumGzipSize, !incompressibleExtensions.contains(fileExtension) {
-            var input = bytes
             let compressed: ByteBuffer
             do {
-                compressed = try input.compress(with: .gzip(configuration: .init(compressionLevel: .bestCompression)))
+                compressed = try gzipped(bytes)
             } catch {
                 throw LoadError.unreadable(path: relativePath, reason: "gzip failed: \(error)")
             }
@@ -244,6 +243,15 @@ public struct StaticAssetCatalog: Sendable {
             identity: identity,
             gzip: gzip
         )
+    }
+
+    /// The gzip variant of a file, as the catalog makes it.
+    ///
+    /// Public so that the micro-benchmarks (`Benchmarks/Micro`) time the server's own compression settings
+    /// rather than a copy of them.
+    public static func gzipped(_ bytes: ByteBuffer) throws -> ByteBuffer {
+        var input = bytes
+        return try input.compress(with: .gzip(configuration: .init(compressionLevel: .bestCompression)))
     }
 
     // MARK: Media types

@@ -39,7 +39,10 @@ struct TestApp: Sendable {
             host: "127.0.0.1",
             port: 0,
             publicDirectory: repositoryRoot.appendingPathComponent("Public").path,
-            templatesDirectory: repositoryRoot.appendingPathComponent("Templates").path
+            templatesDirectory: repositoryRoot.appendingPathComponent("Templates").path,
+            // One heartbeat per interval for all streams, so tests count exactly one beat per
+            // interval of the clock (the slices have tests of their own).
+            heartbeatSlices: 1
         )
         configure(&configuration)
         let clock = WatchedTestClock()

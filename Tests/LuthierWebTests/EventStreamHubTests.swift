@@ -1,0 +1,68 @@
+import Testing
+
+@testable import LuthierWeb
+
+@Suite("EventStreamHub")
+struct EventStreamHubTests {
+    /// A registered stream's wake-ups, counted without waiting.
+    struct Stream {
+        let wakes: AsyncStream<Void>
+        let waker: AsyncStream<Void>.Continuation
+
+        init() {
+            (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        }
+
+        /// The wake-ups so far (the stream is finished to read them).
+        func count() async -> Int {
+            waker.finish()
+            var count = 0
+            for await _ in wakes { count += 1 }
+            return count
+        }
+    }
+
+    @Test("with one slice every beat wakes every stream")
+    func oneSlice() async {
+        let hub = EventStreamHub()
+        let streams = (0..<5).map { _ in Stream() }
+        for stream in streams { _ = hub.register(stream.waker) }
+        hub.beat()
+        hub.beat()
+        #expect(hub.heartbeat == 2)
+        for stream in streams { #expect(await stream.count() == 2) }
+    }
+
+    @Test("with slices each beat wakes one slice, and a round of beats wakes every stream exactly once")
+    func slices() async {
+        let hub = EventStreamHub(slices: 4)
+        let streams = (0..<10).map { _ in Stream() }
+        for stream in streams { _ = hub.register(stream.waker) }
+        hub.beat()
+        // The first beat wakes the streams numbered 0, 4 and 8 only.
+        let first = Stream()
+        let firstID = hub.register(first.waker)
+        #expect(firstID == 10)
+        for _ in 1..<4 { hub.beat() }
+        #expect(hub.heartbeat == 4)
+        for stream in streams { #expect(await stream.count() == 1) }
+        // Registered after the first beat, in the slice of beat 3 (10 % 4 == 2): woken once.
+        #expect(await first.count() == 1)
+    }
+
+    @Test("a stream that has gone is not woken, and the count of open streams follows")
+    func unregister() async {
+        let hub = EventStreamHub(slices: 2)
+        let gone = Stream()
+        let stays = Stream()
+        let goneID = hub.register(gone.waker)
+        _ = hub.register(stays.waker)
+        #expect(hub.openStreams == 2)
+        hub.unregister(goneID)
+        #expect(hub.openStreams == 1)
+        hub.beat()
+        hub.beat()
+        #expect(await gone.count() == 0)
+        #expect(await stays.count() == 1)
+    }
+}
