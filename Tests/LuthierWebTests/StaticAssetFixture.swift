@@ -53,7 +53,16 @@ struct StaticAssetFixture {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: Self.eventBody))
             )
         }
-        return Application(router: router)
+        // As in the real app, the channel handler answers first over a socket; `.router` tests
+        // reach the middleware alone.
+        let catalog = try catalog()
+        return Application(
+            router: router,
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [
+                    StaticAssetChannelHandler(catalog: catalog, cacheControl: cacheControl)
+                ]))
+        )
     }
 
     /// Runs `body` with a fresh fixture and always deletes the folder afterwards.

@@ -72,7 +72,11 @@ public func buildApplicationWithServices(
     )
     let app = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [PeerCloseHandler()])),
+        server: .http1(
+            configuration: .init(additionalChannelHandlers: [
+                StaticAssetChannelHandler(catalog: assets, cacheControl: configuration.staticCacheControl),
+                PeerCloseHandler(),
+            ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
         services: [sessionService, ShowroomService(showroom: showroom, registry: services.registry)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
@@ -130,6 +134,12 @@ public func buildRouter(
         renderer: services.renderer,
         responses: responses
     )
+    // For load balancers and monitors: answers while the server takes requests, without a session.
+    router.get("/healthz") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
+    }
     router.addRoutes(build.endpoints)
     router.addRoutes(checkout.endpoints)
     router.addRoutes(cart.endpoints)

@@ -2,19 +2,27 @@ import Hummingbird
 
 /// Headers that keep the page from being framed, sniffed or made to run injected script.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var response = try await next(request, context)
+        SecurityHeaders.apply(to: &response.headers)
+        return response
+    }
+}
+
+/// The security headers every response carries, whoever answers it (the router's middleware, or
+/// the static-file handler in front of the router).
+enum SecurityHeaders {
     static var contentSecurityPolicy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "same-origin"
-        response.headers[.xFrameOptions] = "DENY"
-        return response
+    static func apply(to headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "same-origin"
+        headers[.xFrameOptions] = "DENY"
     }
 }

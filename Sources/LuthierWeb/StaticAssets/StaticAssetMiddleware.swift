@@ -51,6 +51,17 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func response(for asset: StaticAssetCatalog.Asset, request: Request) -> Response {
+        let (head, body) = Self.response(
+            for: asset, method: request.method, requestHeaders: request.headers, cacheControl: cacheControl)
+        return Response(status: head.status, headers: head.headerFields, body: body.map(ResponseBody.init) ?? .init())
+    }
+
+    /// The answer for `asset`, as a head and the body to send (nil for none): shared by this
+    /// middleware and by ``StaticAssetChannelHandler``, which answers before the router.
+    static func response(
+        for asset: StaticAssetCatalog.Asset, method: HTTPRequest.Method, requestHeaders: HTTPFields,
+        cacheControl: String
+    ) -> (head: HTTPResponse, body: ByteBuffer?) {
         var headers = HTTPFields()
         let hasVariants = asset.gzip != nil
         if hasVariants {
@@ -58,19 +69,19 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         headers[.cacheControl] = cacheControl
 
-        let acceptEncoding = Self.joinedValues(request.headers, .acceptEncoding)
+        let acceptEncoding = Self.joinedValues(requestHeaders, .acceptEncoding)
         guard let coding = Self.negotiate(acceptEncoding: acceptEncoding, gzipAvailable: hasVariants) else {
             headers[.contentLength] = "0"
-            return Response(status: .notAcceptable, headers: headers)
+            return (HTTPResponse(status: .notAcceptable, headerFields: headers), nil)
         }
         let representation = asset.representation(for: coding)
         headers[.eTag] = representation.etag
         headers[.lastModified] = asset.lastModified
 
-        if let ifNoneMatch = Self.joinedValues(request.headers, .ifNoneMatch),
+        if let ifNoneMatch = Self.joinedValues(requestHeaders, .ifNoneMatch),
             Self.ifNoneMatch(ifNoneMatch, matches: representation.etag)
         {
-            return Response(status: .notModified, headers: headers)
+            return (HTTPResponse(status: .notModified, headerFields: headers), nil)
         }
 
         headers[.contentType] = asset.contentType
@@ -78,8 +89,7 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
             headers[.contentEncoding] = "gzip"
         }
         headers[.contentLength] = String(representation.body.readableBytes)
-        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: representation.body)
-        return Response(status: .ok, headers: headers, body: body)
+        return (HTTPResponse(status: .ok, headerFields: headers), method == .head ? nil : representation.body)
     }
 
     /// All lines of a list-valued header joined with `,`, as RFC 9110 §5.3 says they are equivalent.
