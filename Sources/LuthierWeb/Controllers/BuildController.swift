@@ -24,7 +24,7 @@ struct BuildController: Sendable {
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.page(request) { session in
             let page = BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput)
-            return renderer.page(template: "builder", key: page) { page }
+            return renderer.page(template: "builder", key: page.key) { page }
         }
     }
 
@@ -83,7 +83,20 @@ struct BuildController: Sendable {
 }
 
 /// What the builder template shows.
-struct BuilderPage: Hashable, Sendable {
+struct BuilderPage: Sendable {
+    /// What the page is cached by: the builder's output follows from the guitar, the checkout
+    /// button and the checkout's id, and these hash far faster than the drawn picture.
+    struct Key: Hashable, Sendable {
+        let guitar: Guitar
+        let checkoutButton: CheckoutButton
+        let checkoutID: String?
+        let cart: CartOutput
+    }
+
     let cart: CartOutput
     let output: BuildOutput
+
+    var key: Key {
+        Key(guitar: output.guitar, checkoutButton: output.checkoutButton, checkoutID: output.checkoutID, cart: cart)
+    }
 }
