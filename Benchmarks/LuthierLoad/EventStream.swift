@@ -125,9 +125,14 @@ final class EventStream: Sendable {
             return (expectation.target, expectation.needle)
         }
         guard let (target, needle) = wanted,
-            let patch = try? JSONDecoder().decode(Patch.self, from: Data(event.data.utf8)),
-            patch.fragments.contains(where: { $0.target == target && (needle.isEmpty || $0.html.contains(needle)) })
+            event.data.range(of: Data("\"target\":\"\(target)\"".utf8)) != nil
         else { return }
+        // Any change of the target will do: the bytes say so without decoding the patch.
+        if !needle.isEmpty {
+            guard let patch = try? JSONDecoder().decode(Patch.self, from: event.data),
+                patch.fragments.contains(where: { $0.target == target && $0.html.contains(needle) })
+            else { return }
+        }
         state.withLock { state in
             state.expectation?.arrivedAt = now
             Self.settle(&state)

@@ -107,7 +107,7 @@ final class LoadRun: Sendable {
         }
         for session in sessions { session.stream.close() }
         if phases.contains("broadcast") {
-            do { try await broadcast(client) } catch { report.fail("broadcast", "\(error)") }
+            do { try await broadcast(client, server) } catch { report.fail("broadcast", "\(error)") }
         }
         if phases.contains("pages") {
             do { try await pages(client) } catch { report.fail("pages", "\(error)") }
@@ -282,8 +282,9 @@ final class LoadRun: Sendable {
     // MARK: Broadcast
 
     /// Opens the kiosks, places one order, and times the order to each kiosk's `kiosk-orders` patch.
-    private func broadcast(_ client: LoadHTTPClient) async throws {
+    private func broadcast(_ client: LoadHTTPClient, _ server: ChildProcess) async throws {
         let deadline = self.deadline
+        let before = server.residentKiB()
         let started = ContinuousClock.now
         let kiosks = try await boundedMap(count: settings.kiosks, until: deadline) { _ in
             try await EventStream.open(client: client, path: "/kiosk/events", cookie: nil)
@@ -291,6 +292,12 @@ final class LoadRun: Sendable {
         defer { for kiosk in kiosks { kiosk.close() } }
         try await waitForFirstPatch(kiosks, what: "kiosk streams", until: deadline)
         report.add("broadcast", "\(kiosks.count) kiosk streams open", Report.milliseconds(.now - started))
+        try? await Task.sleep(for: .milliseconds(500))
+        if let before, let open = server.residentKiB() {
+            // A stream without a session: what the connection and the stream alone cost.
+            let perStream = Double(open - before) / Double(max(kiosks.count, 1))
+            report.add("broadcast", "server RSS per kiosk stream", "\(Report.number(perStream, 1)) KiB")
+        }
 
         let cookie = try await checkedOutSession(client)
         for kiosk in kiosks { kiosk.expect(target: "kiosk-orders", needle: "") }
@@ -305,7 +312,7 @@ final class LoadRun: Sendable {
         let latencies = Percentiles(kiosks.flatMap(\.latencies))
         report.add(
             "broadcast", "order → kiosk-orders patch (\(latencies.count))",
-            latencies.summary([("p50", 0.5), ("p99", 0.99)]))
+            latencies.summary([("first", 0), ("p50", 0.5), ("p99", 0.99)]))
     }
 
     /// A new session whose builder has been checked out (`POST /checkout` answered 204).
@@ -328,10 +335,10 @@ final class LoadRun: Sendable {
 
     private func pages(_ client: LoadHTTPClient) async throws {
         let cookie = try await checkedOutSession(client)
-        let trivial = try await throughput(client, "/favicon.svg", cookie: cookie, phase: "pages")
+        let trivial = try await throughput(client, "/healthz", cookie: cookie, phase: "pages")
         let builder = try await throughput(client, "/", cookie: cookie, phase: "pages")
         let checkout = try await throughput(client, "/checkout", cookie: cookie, phase: "pages")
-        report.add("pages", "GET /favicon.svg (trivial)", "\(Report.number(trivial, 0)) req/s")
+        report.add("pages", "GET /healthz (trivial route)", "\(Report.number(trivial, 0)) req/s")
         report.add("pages", "GET /", "\(Report.number(builder, 0)) req/s (\(ratio(builder, trivial)) of trivial)")
         report.add(
             "pages", "GET /checkout", "\(Report.number(checkout, 0)) req/s (\(ratio(checkout, trivial)) of trivial)")

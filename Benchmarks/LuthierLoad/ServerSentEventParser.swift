@@ -5,14 +5,16 @@ import NIOCore
 ///
 /// Body chunks arrive cut anywhere, so bytes are kept until a blank line ends an event; each
 /// complete event is returned once. Comments (`: heartbeat`) and `retry:` lines are skipped.
-/// The search for the blank line is `Data.range(of:)` (a library routine) rather than a byte loop,
-/// because the first patch of a page is tens of kilobytes and a thousand of them arrive at once;
-/// a byte loop in a debug build made the tool, not the server, the bottleneck. Events end with
-/// `\n\n` (what luthier sends); CR line ends are not supported.
+/// It works on bytes throughout (`Data.range(of:)` for the blank line, byte splits for lines,
+/// the data left as bytes): a thousand kiosks receive the same multi-kilobyte patch at once, and
+/// a parser that built strings and split them into characters made the tool, not the server,
+/// the slowest part of the broadcast. Events end with `\n\n` (what luthier sends); CR line ends
+/// are not supported.
 struct ServerSentEventParser {
     struct Event: Sendable {
         var name = "message"
-        var data = ""
+        /// The data lines, joined by `\n`, as UTF-8 bytes.
+        var data = Data()
     }
 
     private static let separator = Data("\n\n".utf8)
@@ -38,20 +40,23 @@ struct ServerSentEventParser {
 
     private static func parse(_ block: Data) -> Event? {
         var event = Event()
-        var dataLines: [Substring] = []
-        for line in String(decoding: block, as: UTF8.self).split(separator: "\n") {
-            if line.hasPrefix(":") { continue }
-            let field = line.prefix { $0 != ":" }
-            var value = line.dropFirst(field.count).dropFirst()
-            if value.hasPrefix(" ") { value = value.dropFirst() }
-            switch field {
-            case "event": event.name = String(value)
-            case "data": dataLines.append(value)
-            default: continue
+        var hasData = false
+        for line in block.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else { continue }
+            var valueStart = line.index(after: colon)
+            if valueStart < line.endIndex, line[valueStart] == UInt8(ascii: " ") { valueStart += 1 }
+            let value = line[valueStart...]
+            switch String(decoding: line[line.startIndex..<colon], as: UTF8.self) {
+            case "event":
+                event.name = String(decoding: value, as: UTF8.self)
+            case "data":
+                if hasData { event.data.append(UInt8(ascii: "\n")) }
+                event.data.append(contentsOf: value)
+                hasData = true
+            default:
+                continue
             }
         }
-        if dataLines.isEmpty { return nil }
-        event.data = dataLines.joined(separator: "\n")
-        return event
+        return hasData ? event : nil
     }
 }
