@@ -44,6 +44,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Live sessions at most; past it new visitors get 503 with Retry-After.")
     var maxSessions = 20_000
 
+    @Option(help: "Connections served at once at most; past it a new connection gets 503 with Retry-After.")
+    var maxConnections = 16_000
+
+    @Option(help: "Event streams (live pages) open at once at most; past it 503 with Retry-After.")
+    var maxEventStreams = 12_000
+
     @Option(help: "Days a stored session (build, cart, checkout) is kept after its last use.")
     var sessionRetentionDays = 30
 
@@ -75,6 +81,8 @@ struct Serve: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard sessionIdleMinutes > 0 else { throw ValidationError("--session-idle-minutes must be at least 1.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard maxEventStreams > 0 else { throw ValidationError("--max-event-streams must be at least 1.") }
         guard sessionRetentionDays > 0 else { throw ValidationError("--session-retention-days must be at least 1.") }
         for discount in discounts {
             do {
@@ -114,6 +122,8 @@ struct Serve: AsyncParsableCommand {
             templatesDirectory: try ResourceFolder.locate("Templates", given: templates),
             sessionIdleTimeout: .seconds(sessionIdleMinutes * 60),
             maxSessions: maxSessions,
+            maxConnections: maxConnections,
+            maxEventStreams: maxEventStreams,
             sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
             discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
             adminToken: resolvedAdminToken,

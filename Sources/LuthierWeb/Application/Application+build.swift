@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import LuthierFeatures
+import NIOCore
 
 /// Everything `buildRouter` wires together, built once per application.
 public struct LuthierServices: Sendable {
@@ -8,6 +9,8 @@ public struct LuthierServices: Sendable {
     public let environment: LuthierEnvironment
     public let registry: SessionRegistry
     public let hub: EventStreamHub
+    /// The open connections, against `maxConnections`.
+    public let connections: ConnectionCounter
     public let renderer: PageRenderer
     public let assets: StaticAssetCatalog
     public let showroom: Showroom
@@ -54,7 +57,10 @@ public func buildApplicationWithServices(
             logger: logger,
             onBuilderActed: { showroom.feed.builderActed($0) }
         ),
-        hub: EventStreamHub(slices: configuration.heartbeatSlices),
+        hub: EventStreamHub(
+            slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
+            maxStreamsPerSession: configuration.maxEventStreamsPerSession),
+        connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
         assets: assets,
         showroom: showroom
@@ -70,10 +76,15 @@ public func buildApplicationWithServices(
         expiryInterval: configuration.sessionExpiryInterval,
         logger: logger
     )
+    let limits = ConnectionGuard.Limits(
+        headerTimeout: TimeAmount(configuration.requestHeadTimeout),
+        bodyTimeout: TimeAmount(configuration.requestBodyTimeout),
+        stalledWriteTimeout: TimeAmount(configuration.stalledReaderTimeout))
     let app = Application(
         router: router,
         server: .http1(
             configuration: .init(additionalChannelHandlers: [
+                ConnectionGuard(limits: limits, counter: services.connections),
                 StaticAssetChannelHandler(catalog: assets, cacheControl: configuration.staticCacheControl),
                 PeerCloseHandler(),
             ])),

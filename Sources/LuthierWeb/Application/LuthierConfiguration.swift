@@ -14,6 +14,18 @@ public struct LuthierConfiguration: Sendable {
     public var maxSessions: Int
     /// How often every event stream gets a comment line, so idle connections stay open.
     public var heartbeatInterval: Duration
+    /// Connections served at once at most; past it a new connection gets 503 with `Retry-After`.
+    public var maxConnections: Int
+    /// Event streams open at once at most, in all and for one session (503 with `Retry-After`).
+    public var maxEventStreams: Int
+    public var maxEventStreamsPerSession: Int
+    /// How long a client has to send a request's head (from connecting or the last answer), and
+    /// its body after the head; a client slower than that on purpose is disconnected.
+    public var requestHeadTimeout: Duration
+    public var requestBodyTimeout: Duration
+    /// How long an event-stream reader may take nothing while data waits for it before it is
+    /// disconnected (it reconnects and gets the page as it is then).
+    public var stalledReaderTimeout: Duration
     /// The heartbeat is sent to one slice of the streams at a time, spread over the interval, so
     /// that ten thousand idle streams never all wake in the same instant (1 = all at once).
     public var heartbeatSlices: Int
@@ -43,6 +55,12 @@ public struct LuthierConfiguration: Sendable {
         maxSessions: Int = 20_000,
         heartbeatInterval: Duration = .seconds(15),
         heartbeatSlices: Int = 16,
+        maxConnections: Int = 16_000,
+        maxEventStreams: Int = 12_000,
+        maxEventStreamsPerSession: Int = 10,
+        requestHeadTimeout: Duration = .seconds(10),
+        requestBodyTimeout: Duration = .seconds(10),
+        stalledReaderTimeout: Duration = .seconds(30),
         reconnectDelayMilliseconds: Int = 2_000,
         maxFormBytes: Int = 16 * 1024,
         staticCacheControl: String = "public, max-age=300",
@@ -60,6 +78,12 @@ public struct LuthierConfiguration: Sendable {
         self.maxSessions = maxSessions
         self.heartbeatInterval = heartbeatInterval
         self.heartbeatSlices = max(heartbeatSlices, 1)
+        self.maxConnections = maxConnections
+        self.maxEventStreams = maxEventStreams
+        self.maxEventStreamsPerSession = maxEventStreamsPerSession
+        self.requestHeadTimeout = requestHeadTimeout
+        self.requestBodyTimeout = requestBodyTimeout
+        self.stalledReaderTimeout = stalledReaderTimeout
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
         self.maxFormBytes = maxFormBytes
         self.staticCacheControl = staticCacheControl

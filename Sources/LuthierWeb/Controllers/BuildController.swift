@@ -72,6 +72,9 @@ struct BuildController: Sendable {
                 for: request
             )
         }
+        if let refusal = hub.refusal(sessionStreams: session.openStreamCount) {
+            return responses.error(refusal, for: request)
+        }
         let connection = EventStreamConnection(
             session: session,
             hub: hub,

@@ -141,6 +141,7 @@ struct CheckoutController: Sendable {
         } catch {
             return responses.error(error, for: request)
         }
+        if let refusal = hub.refusal() { return responses.error(refusal, for: request) }
         let render = renderer
         func stages(_ order: Order) -> Fragment {
             Fragment(

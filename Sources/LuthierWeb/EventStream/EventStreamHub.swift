@@ -17,9 +17,33 @@ public final class EventStreamHub: Sendable {
     private let state = Mutex(State())
     /// How many beats make one round of every stream.
     public let slices: Int
+    /// Event streams open at once at most, in all and for one session; more are answered 503.
+    public let maxStreams: Int
+    public let maxStreamsPerSession: Int
 
-    public init(slices: Int = 1) {
+    public init(slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max) {
         self.slices = max(slices, 1)
+        self.maxStreams = max(maxStreams, 1)
+        self.maxStreamsPerSession = max(maxStreamsPerSession, 1)
+    }
+
+    /// Why a new stream may not open now (nil when it may): the server, or the session's tabs,
+    /// already hold as many streams as allowed. Checked before opening, so the cap may be passed
+    /// by the few streams opening at the same instant, never by more.
+    func refusal(sessionStreams: Int? = nil) -> UserFacingError? {
+        if openStreams >= maxStreams {
+            return UserFacingError(
+                .serviceUnavailable, "Too many live pages are open right now; this one will reconnect shortly.",
+                retryAfter: 10)
+        }
+        if let sessionStreams, sessionStreams >= maxStreamsPerSession {
+            return UserFacingError(
+                .serviceUnavailable,
+                "This browser has \(sessionStreams) live pages of the shop open, the most allowed; close one to "
+                    + "follow this one live.",
+                retryAfter: 30)
+        }
+        return nil
     }
 
     /// Open event streams right now.

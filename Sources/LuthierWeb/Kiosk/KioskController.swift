@@ -28,6 +28,7 @@ struct KioskController: Sendable {
 
     /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        if let refusal = hub.refusal() { return responses.error(refusal, for: request) }
         let connection = EventStreamConnection(
             fragments: showroom.kioskFragments,
             hub: hub,

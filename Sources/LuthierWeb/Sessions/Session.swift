@@ -210,6 +210,9 @@ public final class Session: Sendable {
         activity.withLock { $0.idleSweeps = 0 }
     }
 
+    /// The session's open event streams (its live tabs).
+    var openStreamCount: Int { activity.withLock { $0.openStreams } }
+
     func streamOpened() {
         activity.withLock {
             $0.openStreams += 1

@@ -68,7 +68,8 @@ final class StaticAssetChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         if closing {
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         } else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }

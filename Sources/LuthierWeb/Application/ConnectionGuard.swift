@@ -1,0 +1,173 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// Guards every connection against clients that are slow on purpose or take more than their share,
+/// on the event loop's own clock (virtual in tests, through `EmbeddedEventLoop.advanceTime`).
+///
+/// - A request's head must arrive whole within `headerTimeout` of the connection opening or of the
+///   last answer (a client sending a byte a second never gets there), and its body within
+///   `bodyTimeout` of the head. An event stream, whose answer never ends, is not timed.
+/// - Past `ConnectionCounter.limit` open connections, a new one gets `503` with `Retry-After` and
+///   is closed.
+/// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
+///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
+///   it never costs more than one pending write, and past the bound it costs nothing.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    struct Limits: Sendable {
+        var headerTimeout: TimeAmount = .seconds(10)
+        var bodyTimeout: TimeAmount = .seconds(10)
+        var stalledWriteTimeout: TimeAmount = .seconds(30)
+        var retryAfterSeconds = 5
+    }
+
+    private let limits: Limits
+    private let counter: ConnectionCounter
+    private var counted = false
+    private var refused = false
+    /// Requests whose head has arrived and whose answer has not ended.
+    private var unanswered = 0
+    private var requestTimer: Scheduled<Void>?
+    private var stallTimer: Scheduled<Void>?
+
+    init(limits: Limits, counter: ConnectionCounter) {
+        self.limits = limits
+        self.counter = counter
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { opened(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        opened(context: context)
+        context.fireChannelActive()
+    }
+
+    private func opened(context: ChannelHandlerContext) {
+        guard !counted else { return }
+        counted = true
+        refused = !counter.admit()
+        arm(limits.headerTimeout, context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        released()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        released()
+        context.fireChannelInactive()
+    }
+
+    private func released() {
+        requestTimer?.cancel()
+        requestTimer = nil
+        stallTimer?.cancel()
+        stallTimer = nil
+        if counted {
+            counted = false
+            counter.release()
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            if refused {
+                refuse(context: context)
+                return
+            }
+            unanswered += 1
+            arm(limits.bodyTimeout, context: context)
+        case .body:
+            if refused { return }
+        case .end:
+            if refused { return }
+            requestTimer?.cancel()
+            requestTimer = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            unanswered = max(unanswered - 1, 0)
+            if unanswered == 0 { arm(limits.headerTimeout, context: context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stallTimer?.cancel()
+            stallTimer = nil
+        } else if stallTimer == nil {
+            let channel = context.channel
+            stallTimer = context.eventLoop.scheduleTask(in: limits.stalledWriteTimeout) {
+                channel.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection unless what it waits for arrives within `timeout`.
+    private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
+        requestTimer?.cancel()
+        let channel = context.channel
+        requestTimer = context.eventLoop.scheduleTask(in: timeout) {
+            channel.close(promise: nil)
+        }
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
+        let body = ByteBuffer(string: "The server is busy; please try again in a few seconds.\n")
+        let head = HTTPResponse(
+            status: .serviceUnavailable,
+            headerFields: [
+                .contentType: "text/plain; charset=utf-8", .contentLength: String(body.readableBytes),
+                .retryAfter: String(limits.retryAfterSeconds), .connection: "close", .cacheControl: "no-store",
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// The open connections of the server, shared by every connection's ``ConnectionGuard``.
+public final class ConnectionCounter: Sendable {
+    /// Connections served at once at most; more are answered 503.
+    public let limit: Int
+    private let open = Atomic<Int>(0)
+
+    public init(limit: Int) {
+        self.limit = max(limit, 1)
+    }
+
+    /// Connections open right now (including refused ones still being answered).
+    public var current: Int { open.load(ordering: .relaxed) }
+
+    /// Counts a new connection; false when it is one too many (it is still counted until released).
+    func admit() -> Bool {
+        open.wrappingAdd(1, ordering: .relaxed).newValue <= limit
+    }
+
+    func release() {
+        open.wrappingSubtract(1, ordering: .relaxed)
+    }
+}
+
+extension TimeAmount {
+    /// The same span as a `Duration`, for NIO's timers.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
