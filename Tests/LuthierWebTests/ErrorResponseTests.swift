@@ -1,0 +1,66 @@
+import Testing
+
+@testable import LuthierWeb
+
+/// Every kind of refusal says what was wrong in words, and never shows the server's insides.
+@Suite("Error responses over HTTP")
+struct ErrorResponseTests {
+    /// What would betray internals: source files, build paths, type names, traces.
+    static let internals = [
+        ".swift", "Sources/", "/work/", "/root/", "/home/", ".build", "Backtrace", "Thread ", "Fatal error",
+        "Optional(", "LuthierWeb.", "LuthierFeatures.", "LuthierDomain.", "HummingbirdCore", "NIOCore",
+    ]
+
+    @Test("refusals of every kind carry a status, a readable message and no internals, as text or as a page")
+    func noInternals() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            let html = [("Accept", "text/html")]
+            var responses: [(String, TestHTTPResponse)] = []
+            responses.append(("unknown route", try await app.get("/no/such/page")))
+            responses.append(("unknown route, page", try await app.get("/no/such/page", headers: html)))
+            responses.append(("bad value", try await app.post("/build", form: "color=plaid", cookie: cookie)))
+            responses.append(
+                ("bad value, page", try await app.post("/build", form: "color=plaid", cookie: cookie, headers: html)))
+            responses.append(
+                ("unknown field", try await app.post("/build", form: "colour=sky&x=%FF", cookie: cookie)))
+            responses.append(
+                (
+                    "wrong type",
+                    try await app.post("/build", form: "{}", cookie: cookie, contentType: "application/json")
+                ))
+            responses.append(
+                (
+                    "too large",
+                    try await app.post("/build", form: String(repeating: "a", count: 64 * 1024), cookie: cookie)
+                ))
+            responses.append(
+                (
+                    "cross-site",
+                    try await app.post("/build", form: "color=sky", headers: [("Origin", "https://evil.example")])
+                ))
+            responses.append(("no checkout", try await app.post("/checkout/order", form: "", cookie: cookie)))
+            responses.append(
+                ("unknown line", try await app.post("/cart/lines/nope/increment", form: "", cookie: cookie)))
+            responses.append(
+                ("bad line action", try await app.post("/cart/lines/nope/explode", form: "", cookie: cookie)))
+            responses.append(("unknown order", try await app.get("/orders/999999")))
+            responses.append(("no stream session", try await app.get("/events")))
+            responses.append(("traversal", try await app.get("/../Package.swift")))
+            responses.append(("encoded traversal", try await app.get("/%2e%2e/Sources/luthier/Serve.swift")))
+            for (name, response) in responses {
+                // A 503 (here: the test's workshop, which fails every call) must say when to retry.
+                let refusal = (400..<500).contains(response.status)
+                let unavailable = response.status == 503 && response.header("retry-after") != nil
+                #expect(refusal || unavailable, "\(name): \(response)")
+                for marker in Self.internals {
+                    #expect(!response.text.contains(marker), "\(name) shows \(marker): \(response)")
+                }
+            }
+            // The ones a customer's form can cause say what is allowed.
+            let badValue = try #require(responses.first { $0.0 == "bad value" }?.1)
+            #expect(badValue.status == 422)
+            #expect(badValue.text.contains("color"))
+        }
+    }
+}
