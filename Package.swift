@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "luthier", targets: ["luthier"]),
         .executable(name: "luthier-load", targets: ["luthier-load"]),
+        // For the micro-benchmarks in Benchmarks/Micro, a separate package that can only use products.
+        .library(name: "LuthierLibraries", targets: ["LuthierDomain", "LuthierFeatures", "LuthierWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
