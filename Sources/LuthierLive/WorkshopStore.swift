@@ -57,19 +57,26 @@ public final class WorkshopStore: Sendable {
     /// As the public initializer, but migrating only up to (and including) the migration named
     /// `lastMigration` when one is given: tests build a database of an older schema with it, to
     /// check that the next migrations carry its rows over. Such a store is only good for raw SQL.
+    ///
+    /// `writeLockWait` bounds how long the writes wait, together, for a write lock another process
+    /// holds (see `WriteLockWait`); tests shorten it, or measure it on a clock of their own.
     init(
         path: String,
         estimateRule: EstimateRule = .standard,
         now: @escaping @Sendable () -> Date = { Date() },
-        migratingUpTo lastMigration: String?
+        migratingUpTo lastMigration: String?,
+        writeLockWait: Duration = .seconds(5),
+        lockWaitClock: WriteLockWait.Clock = .live
     ) throws {
         self.path = path
         self.estimateRule = estimateRule
         self.now = now
         var configuration = Configuration()
         configuration.label = "workshop"
-        // Another process (a second server, an admin's sqlite3) may hold the write lock briefly.
-        configuration.busyMode = .timeout(5)
+        // Another process (a second server, an admin's sqlite3) may hold the write lock briefly;
+        // past `writeLockWait` the writes give up, all of them, rather than each waiting in turn.
+        let lockWait = WriteLockWait(limit: writeLockWait, clock: lockWaitClock)
+        configuration.busyMode = .callback { tries in lockWait.shouldRetry(numberOfTries: tries) }
         do {
             let writer: any DatabaseWriter =
                 if path == ":memory:" {
