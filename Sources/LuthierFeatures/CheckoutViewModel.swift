@@ -15,7 +15,14 @@ public actor CheckoutViewModel {
     public enum OrderFailure: Error, Equatable, Sendable {
         case notOrderable(String)
         case refused(String)
+        /// The workshop could not take the order right now (its store failed: locked, full, gone);
+        /// nothing was ordered, and the same order may be placed again.
+        case unavailable(String)
     }
+
+    /// What the customer reads when the workshop could not take the order.
+    public static let unavailableMessage =
+        "Your order could not be placed right now; nothing was charged. Please try again."
 
     public nonisolated let checkout: Checkout
     /// Each line's picture, in line order: drawn once, since a checkout's guitars never change (the
@@ -112,7 +119,13 @@ public actor CheckoutViewModel {
     @discardableResult
     public func placeOrder() async throws -> Order {
         if let order = state.order { return order }
-        if let inFlight = orderInFlight { return try await inFlight.value }
+        if let inFlight = orderInFlight {
+            do {
+                return try await inFlight.value
+            } catch {
+                throw Self.failure(error)
+            }
+        }
         guard state.availability.isAvailable else {
             throw OrderFailure.notOrderable(
                 checkout.lines.count == 1
@@ -144,14 +157,25 @@ public actor CheckoutViewModel {
             let order = try await task.value
             state.order = order
             return order
-        } catch let error as OrderError {
-            if case .unavailable(let missing) = error { state.availability = .unavailable(missing: missing) }
-            state.notice = error.message
-            throw OrderFailure.refused(error.message)
         } catch {
-            state.notice = "Your order could not be placed right now; nothing was charged. Please try again."
-            throw OrderFailure.refused("The order could not be placed.")
+            if case .unavailable(let missing) = error as? OrderError {
+                state.availability = .unavailable(missing: missing)
+            }
+            let failure = Self.failure(error)
+            switch failure {
+            case .notOrderable(let message), .refused(let message), .unavailable(let message):
+                state.notice = message
+            }
+            throw failure
         }
+    }
+
+    /// How a failed order is told: a wood that ran out is a refusal; anything else is the
+    /// workshop being unable to take orders right now (the same for a caller that joined the order
+    /// in flight as for the one that placed it).
+    private static func failure(_ error: any Error) -> OrderFailure {
+        if let error = error as? OrderError { return .refused(error.message) }
+        return .unavailable(unavailableMessage)
     }
 
     private func publish() {

@@ -239,6 +239,55 @@ import Testing
         await harness.finish()
     }
 
+    /// A store that fails (locked, full) is not a refusal: every caller, the one that placed the
+    /// order and the ones that joined it while it was in flight, is told to try again, and trying
+    /// again once the store is back places the order.
+    @Test func aFailingStoreIsUnavailableForEveryCallerAndAnotherTryOrders() async throws {
+        let harness = Harness()
+        harness.workshop.failOrders()
+        harness.workshop.closeGate()
+        let model = harness.model
+        let attempts = Task {
+            await withTaskGroup(of: Result<Order, CheckoutViewModel.OrderFailure>.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        do {
+                            return .success(try await model.placeOrder())
+                        } catch let failure as CheckoutViewModel.OrderFailure {
+                            return .failure(failure)
+                        } catch {
+                            Issue.record("not an OrderFailure: \(error)")
+                            return .failure(.refused("\(error)"))
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(await settle { harness.workshop.waitingCalls == 1 })
+        harness.workshop.openGate()
+        let results = await attempts.value
+        let unavailable = CheckoutViewModel.OrderFailure.unavailable(CheckoutViewModel.unavailableMessage)
+        #expect(results.count == 3)
+        for result in results {
+            #expect(throws: unavailable) { try result.get() }
+        }
+        // The callers that arrived while the first order was in flight joined it; one that came
+        // after its failure tried again, and failed the same way.
+        #expect((1...3).contains(harness.workshop.counts.placeOrder))
+        let output = harness.model.currentOutput
+        #expect(output.notice == CheckoutViewModel.unavailableMessage)
+        #expect(output.availability == "Available")
+        #expect(output.confirmation == nil)
+        #expect(!output.isOrderDisabled)
+
+        harness.workshop.failOrders(false)
+        let order = try await harness.model.placeOrder()
+        #expect(order.number == "LU-TEST01")
+        #expect(harness.model.currentOutput.confirmation?.number == "LU-TEST01")
+        await harness.finish()
+    }
+
     // MARK: - A cart's checkout
 
     static let cartCheckout = Checkout(

@@ -95,6 +95,9 @@ struct CheckoutController: Sendable {
                 switch failure {
                 case .notOrderable(let message), .refused(let message):
                     throw UserFacingError(.conflict, message)
+                case .unavailable(let message):
+                    // The store failed (locked, full): nothing was ordered, and trying again may work.
+                    throw UserFacingError(.serviceUnavailable, message, retryAfter: 5)
                 }
             }
             return sessions.done(request, redirect: "/checkout")

@@ -32,6 +32,8 @@ final class FakeWorkshop: Sendable {
         var estimate = BuildEstimate(months: 3)
         var failEstimate = false
         var refuseOrder: OrderError?
+        /// Placing orders throws `StoreDown`, as a locked or full database would.
+        var failOrders = false
         var orderRequests: [OrderRequest] = []
         var gateOpen = true
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -90,6 +92,8 @@ final class FakeWorkshop: Sendable {
     func set(estimate: BuildEstimate) { state.withLock { $0.estimate = estimate } }
     func failEstimates() { state.withLock { $0.failEstimate = true } }
     func refuseOrders(with error: OrderError) { state.withLock { $0.refuseOrder = error } }
+    /// Orders fail as the store's own failures do (not a refusal), until `failOrders(false)`.
+    func failOrders(_ fail: Bool = true) { state.withLock { $0.failOrders = fail } }
 
     /// Stores `order` (replacing one with its number) for the floor calls, as placing it would.
     func store(_ order: Order) {
@@ -258,6 +262,7 @@ final class FakeWorkshop: Sendable {
                 }
                 await self.pass()
                 if let refusal = self.state.withLock({ $0.refuseOrder }) { throw refusal }
+                if self.state.withLock({ $0.failOrders }) { throw StoreDown() }
                 return Order(
                     number: "LU-TEST01", accessKey: "key", checkoutID: request.checkoutID, lines: request.lines,
                     shipping: request.shipping, currency: request.rate.currency, rate: request.rate.perDollar,
