@@ -4,6 +4,7 @@ import Logging
 import LuthierDomain
 import LuthierLive
 import LuthierWeb
+import ServiceLifecycle
 
 /// `luthier serve` (the default): runs the shop until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
@@ -74,6 +75,9 @@ struct Serve: AsyncParsableCommand {
     )
     var workshopPace = "days"
 
+    /// How long a graceful shutdown may take before what is left of it is cancelled.
+    static let gracefulShutdownLimit = Duration.seconds(8)
+
     /// The code a fresh shop offers, so that trying the cart shows a discount.
     static let defaultDiscount = "WELCOME10=10%"
 
@@ -141,13 +145,21 @@ struct Serve: AsyncParsableCommand {
             environment: live.environment,
             logger: logger,
             onServerRunning: { port in
-                for url in ServerAddresses.urls(host: host, port: port) {
-                    print("Luthier is serving on \(url)")
-                }
+                // Written straight to the descriptor: `print` is block-buffered when stdout is a pipe
+                // or a file, so a supervisor or script waiting for the address would only see it at exit.
+                let lines = ServerAddresses.urls(host: host, port: port).map { "Luthier is serving on \($0)\n" }
+                FileHandle.standardOutput.write(Data(lines.joined().utf8))
             }
         )
+        // SIGINT and SIGTERM start a graceful shutdown: no new connections, event streams end,
+        // requests in flight are answered. Past the limit, what is left is cancelled, so that a
+        // stalled client (a stream reader that stopped reading, a body trickling in) cannot hold
+        // the process for its own time-outs (30 s and 10 s).
+        var services = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        services.maximumGracefulShutdownDuration = Self.gracefulShutdownLimit
         do {
-            try await app.runService()
+            try await ServiceGroup(configuration: services).run()
         } catch {
             try await live.shutdown()
             throw error
