@@ -104,6 +104,7 @@ public func buildRouter(
     let responses = ResponseFactory(renderer: services.renderer)
     let router = Router(context: LuthierRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorResponseMiddleware(responses: responses))
     router.add(
         middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
     router.add(middleware: SameOriginMiddleware { error, request in responses.error(error, for: request) })
