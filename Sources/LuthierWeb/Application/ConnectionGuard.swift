@@ -13,7 +13,8 @@ import Synchronization
 ///   is closed.
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
-///   it never costs more than one pending write, and past the bound it costs nothing.
+///   it never costs more than the fixed kernel send buffer and one pending write, and past the
+///   bound it costs nothing.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -25,6 +26,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var bodyTimeout: TimeAmount = .seconds(10)
         var stalledWriteTimeout: TimeAmount = .seconds(30)
         var retryAfterSeconds = 5
+        /// The kernel's send buffer for each connection (Linux doubles it for its own bookkeeping).
+        /// Fixed, so that a reader that stopped reading holds this much in the kernel rather than the
+        /// megabytes the kernel would otherwise grow it to; the rest is conflated in the server.
+        var sendBufferBytes: Int32 = 64 * 1024
     }
 
     private let limits: Limits
@@ -54,6 +59,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !counted else { return }
         counted = true
         refused = !counter.admit()
+        // A socket that no longer takes options is closing: nothing is sent to it either way.
+        try? context.channel.syncOptions?.setOption(
+            ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes))
         arm(limits.headerTimeout, context: context)
     }
 
