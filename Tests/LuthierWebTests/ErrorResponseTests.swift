@@ -63,4 +63,30 @@ struct ErrorResponseTests {
             #expect(badValue.text.contains("color"))
         }
     }
+
+    @Test("an address or a method no route takes gets the shop's own refusal, with its headers")
+    func refusalsAtTheRoutersEdge() async throws {
+        try await TestApp.run { app in
+            let page = try await app.get("/no/such/page", headers: [("Accept", "text/html")])
+            #expect(page.status == 404)
+            #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(page.text.contains("There is no page at this address"))
+            #expect(page.text.contains("Back to the builder"), "the page leads back to the shop")
+
+            let text = try await app.get("/no/such/page")
+            #expect(text.status == 404)
+            #expect(text.header("Content-Type") == "text/plain; charset=utf-8")
+
+            // The router matches on method and path together: a method no route of the path
+            // takes is an address it does not have.
+            let wrongMethod = try await app.request(.DELETE, "/cart")
+            #expect(wrongMethod.status == 404, "\(wrongMethod)")
+
+            for response in [page, text, wrongMethod] {
+                #expect(response.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+                #expect(response.header("X-Content-Type-Options") == "nosniff")
+                #expect(response.header("Referrer-Policy") == "same-origin")
+            }
+        }
+    }
 }
