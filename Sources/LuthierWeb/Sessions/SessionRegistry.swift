@@ -54,6 +54,10 @@ public final class SessionRegistry: Sendable {
     /// Sessions in memory now.
     public var count: Int { sessions.withLock { $0.count } }
 
+    /// Every session in memory now, listed at once: for checks that walk all of them (the fuzz
+    /// test verifies each session's state after its run).
+    var liveSessions: [Session] { sessions.withLock { Array($0.values) } }
+
     /// The kiosk's counters: guitars in the carts of the sessions in memory, and how many they are.
     public func counters() -> KioskCounters {
         let live = sessions.withLock { Array($0.values) }
