@@ -275,12 +275,15 @@ struct EventStreamConnectionTests {
         }
     }
 
-    @Test("graceful shutdown ends an open stream: the client sees the end of the body")
+    @Test("graceful shutdown ends an open stream with a reconnect hint, then the end of the body")
     func gracefulShutdown() async throws {
         try await TestApp.run { app in
             let cookie = try await app.newSession()
             let (stream, _, _) = try await Self.openAndReadOpening(app, cookie: cookie)
             await app.shutdown()
+            let last = try #require(try await stream.next(), "the stream ended without a reconnect hint")
+            #expect(last.retry == String(app.configuration.reconnectDelayMilliseconds))
+            #expect(last.comments.contains { $0.contains("stopping") }, "\(last)")
             #expect(try await stream.next() == nil)
             #expect(await eventually { app.services.hub.openStreams == 0 })
             await stream.close()

@@ -522,13 +522,16 @@ struct KioskControllerTests {
             await app.shutdown()
             for stream in kiosks + [order] {
                 var ended = false
+                var hinted = false
                 for _ in 0..<10 {
-                    if try await stream.next() == nil {
+                    guard let event = try await stream.next() else {
                         ended = true
                         break
                     }
+                    if event.retry != nil { hinted = true }
                 }
                 #expect(ended, "the stream did not end")
+                #expect(hinted, "the stream ended without a reconnect hint")
                 await stream.close()
             }
             #expect(await eventually { app.services.hub.openStreams == 0 })

@@ -74,6 +74,10 @@ struct GracefulShutdownTests {
             for stream in streams + [kiosk] {
                 let end = try await stream.waitForEnd(limit: Self.exitBound)
                 #expect(end == .finished, "a stream was cut rather than ended: \(end)")
+                // The kiosk's delay is spread over a range, so that a room of kiosks comes back in turn.
+                let ending = String(stream.text.suffix(80))
+                let hinted = ending.contains(": the server is stopping; reconnect\nretry: ") && ending.hasSuffix("\n\n")
+                #expect(hinted, "a stream ended without a reconnect hint: \(ending)")
             }
             let streamsEndedAfter = signalled.duration(to: .now)
 

@@ -78,6 +78,12 @@ struct EventStreamConnection: Sendable {
         } onGracefulShutdown: {
             waker.finish()
         }
+        if Task.isShuttingDownGracefully {
+            // The browser reconnects on its own once the body ends; the hint says when, so that a
+            // restarted server finds its pages coming back rather than a burst of retries at once.
+            try await writer.write(
+                ByteBuffer(string: ServerSentEvent.stopping(retryMilliseconds: reconnectDelayMilliseconds)))
+        }
         try await writer.finish(nil)
     }
 

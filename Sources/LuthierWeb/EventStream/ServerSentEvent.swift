@@ -34,6 +34,12 @@ public enum ServerSentEvent {
         "retry: \(milliseconds)\n\n"
     }
 
+    /// The last words of a stream the server ends because it is stopping: a comment saying so, and
+    /// the reconnection delay again.
+    public static func stopping(retryMilliseconds: Int) -> String {
+        ": the server is stopping; reconnect\nretry: \(retryMilliseconds)\n\n"
+    }
+
     /// A comment line: keeps proxies and NAT tables from closing an idle stream, shown to nobody.
     public static let heartbeat = ": heartbeat\n\n"
 
