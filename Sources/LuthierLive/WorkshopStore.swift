@@ -84,6 +84,10 @@ public final class WorkshopStore: Sendable {
                 } else {
                     try DatabasePool(path: path, configuration: configuration)
                 }
+            // GRDB sets WAL databases to `synchronous = NORMAL`: a commit then survives a crash of
+            // the process but not a power cut. Every commit here is something the shop said yes
+            // to (an order, a customer's change), so each one is synced before it is answered.
+            try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             if let lastMigration {
                 try Self.migrator.migrate(writer, upTo: lastMigration)
             } else {

@@ -53,6 +53,17 @@ import Testing
         }
     }
 
+    /// What the shop said yes to must survive a power cut, not only a crash of the process: the
+    /// connection that writes syncs every commit (SQLite's `FULL`, 2), where GRDB's WAL default
+    /// (`NORMAL`, 1) syncs only at checkpoints.
+    @Test func everyCommitIsSyncedToDisk() async throws {
+        try await withTemporaryDatabasePath { path in
+            let store = try WorkshopStore(path: path)
+            let level = try store.writer.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+            #expect(level == 2)
+        }
+    }
+
     @Test func anInMemoryStoreIsMigratedAndSeeded() throws {
         let store = try WorkshopStore(path: ":memory:")
         #expect(try store.tableNames() == Self.tables)
