@@ -6,6 +6,12 @@ public struct Cart: Hashable, Sendable, Codable {
     /// Handmade guitars: more than this many of one configuration is a workshop conversation,
     /// not a web order.
     public static let maximumQuantity = 10
+    /// Different guitars in one cart at most: the cart page and every patch of it stay a few
+    /// hundred kilobytes, and nobody orders twenty configurations in one go.
+    public static let maximumLines = 20
+    /// Guitars in one cart at most, all lines together: a bound on what one session can hold of
+    /// the workshop's attention (and on the page), not only per line.
+    public static let maximumGuitars = 50
 
     public private(set) var lines: [CartLine]
 
@@ -35,6 +41,8 @@ public struct Cart: Hashable, Sendable, Codable {
             if let index = next.lines.firstIndex(where: { $0.id == id }) {
                 try next.raise(at: index)
             } else {
+                guard next.lines.count < Self.maximumLines else { throw .lineLimit(maximum: Self.maximumLines) }
+                try next.requireRoomForOneMore()
                 next.lines.append(CartLine(guitar: guitar, quantity: 1))
             }
         case .increment(let lineID):
@@ -76,6 +84,11 @@ public struct Cart: Hashable, Sendable, Codable {
         guard lines[index].quantity < Self.maximumQuantity else {
             throw .quantityLimit(maximum: Self.maximumQuantity)
         }
+        try requireRoomForOneMore()
         lines[index].quantity += 1
+    }
+
+    private func requireRoomForOneMore() throws(CartError) {
+        guard guitarCount < Self.maximumGuitars else { throw .guitarLimit(maximum: Self.maximumGuitars) }
     }
 }

@@ -78,6 +78,35 @@ import Testing
         #expect(try Cart.reduce(cart, .add(Self.sky)).guitarCount == 11)
     }
 
+    @Test func aCartHoldsAtMostTwentyLines() throws {
+        var cart = Cart.empty
+        let guitars = Array(Guitar.allConfigurations.prefix(Cart.maximumLines + 1))
+        for guitar in guitars.dropLast() { cart = try Cart.reduce(cart, .add(guitar)) }
+        #expect(cart.lines.count == Cart.maximumLines)
+        #expect(throws: CartError.lineLimit(maximum: 20)) { try Cart.reduce(cart, .add(guitars[Cart.maximumLines])) }
+        // One more of a guitar already in it is still a line it has.
+        #expect(try Cart.reduce(cart, .add(guitars[0])).lines.count == Cart.maximumLines)
+        // Removing a line makes room again.
+        let fewer = try Cart.reduce(cart, .remove(lineID: CartLine.id(for: guitars[0])))
+        #expect(try Cart.reduce(fewer, .add(guitars[Cart.maximumLines])).lines.count == Cart.maximumLines)
+    }
+
+    @Test func aCartHoldsAtMostFiftyGuitars() throws {
+        var cart = Cart.empty
+        // Five lines of ten: fifty guitars.
+        for guitar in Guitar.allConfigurations.prefix(5) {
+            for _ in 0..<Cart.maximumQuantity { cart = try Cart.reduce(cart, .add(guitar)) }
+        }
+        #expect(cart.guitarCount == Cart.maximumGuitars)
+        let sixth = Guitar.allConfigurations[5]
+        #expect(throws: CartError.guitarLimit(maximum: 50)) { try Cart.reduce(cart, .add(sixth)) }
+        let lowered = try Cart.reduce(cart, .decrement(lineID: cart.lines[0].id))
+        #expect(throws: CartError.guitarLimit(maximum: 50)) {
+            try Cart.reduce(Cart.reduce(lowered, .add(sixth)), .increment(lineID: CartLine.id(for: sixth)))
+        }
+        #expect(try Cart.reduce(lowered, .add(sixth)).guitarCount == Cart.maximumGuitars)
+    }
+
     @Test func everyConfigurationHasItsOwnStableLine() {
         let ids = Guitar.allConfigurations.map(CartLine.id(for:))
         #expect(Set(ids).count == 256)
@@ -216,6 +245,8 @@ import Testing
     @Test func errorsSayWhatWentWrong() {
         #expect(CartError.unknownLine(id: "x").message == "There is no line 'x' in the cart.")
         #expect(CartError.quantityLimit(maximum: 10).message.contains("at most 10"))
+        #expect(CartError.lineLimit(maximum: 20).message.contains("at most 20 different guitars"))
+        #expect(CartError.guitarLimit(maximum: 50).message.contains("at most 50 guitars"))
         #expect(CartAction.add(.standard).name == "add")
         #expect(CartAction.clear.name == "clear")
     }
