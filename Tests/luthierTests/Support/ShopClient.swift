@@ -250,7 +250,7 @@ final class RawConnection {
     static func tcpTable() -> String? {
         guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
         defer { try? file.close() }
-        return (try? file.readToEnd()).map { String(decoding: $0 ?? Data(), as: UTF8.self) }
+        return (try? file.readToEnd()).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// This end's port.
