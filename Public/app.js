@@ -34,14 +34,84 @@
     }
   }
 
-  // The page names its stream (the kiosk's, an order's); the builder and checkout follow the session.
-  var streamURL = document.body.getAttribute('data-events') || '/events';
+  // A page opens a stream only when it has something live to show, and names it (the builder,
+  // cart and checkout follow the session's; the kiosk and an order page their own). An error page,
+  // the admin report or the "shop is full" page has none, so it never asks for one.
+  var streamURL = document.body.getAttribute('data-events');
+
+  // "Reconnecting…" after two quiet seconds without a stream, cleared when it is back: a short
+  // blip says nothing, a real outage is told calmly (a status, not an alert).
+  var status = null;
+  var reconnectingTimer = null;
+  function streamDown() {
+    root.dataset.live = 'reconnecting';
+    if (reconnectingTimer !== null) return;
+    reconnectingTimer = window.setTimeout(function () {
+      if (!status) {
+        status = document.createElement('div');
+        status.id = 'connection-status';
+        status.className = 'connection-status';
+        status.setAttribute('role', 'status');
+        document.body.appendChild(status);
+      }
+      status.textContent = 'Reconnecting…';
+      status.hidden = false;
+    }, 2000);
+  }
+  function streamUp() {
+    root.dataset.live = 'connected';
+    if (reconnectingTimer !== null) window.clearTimeout(reconnectingTimer);
+    reconnectingTimer = null;
+    if (status) {
+      status.hidden = true;
+      status.textContent = '';
+    }
+  }
+
+  // A reload is the last resort (the session the page showed is gone), and happens at most once
+  // a minute per tab, whatever the server answers.
+  var reloadKey = 'luthier-reloaded-at';
+  function reloadSoon(delay) {
+    var last = 0;
+    try { last = Number(window.sessionStorage.getItem(reloadKey)) || 0; } catch (error) { /* private mode */ }
+    var wait = Math.max(delay, last + 60000 - Date.now());
+    window.setTimeout(function () {
+      try { window.sessionStorage.setItem(reloadKey, String(Date.now())); } catch (error) { /* private mode */ }
+      window.location.reload();
+    }, wait);
+  }
+
+  // The stream was refused. EventSource hides why, so ask once with fetch and read the status:
+  // busy (503, 429) waits the server's Retry-After with jitter, so that screens left open do
+  // not all come back in the same second; a session that is gone reloads (at most once a
+  // minute); an unreachable server is asked again after a few seconds.
+  function probe() {
+    var controller = 'AbortController' in window ? new AbortController() : null;
+    fetch(streamURL, {
+      credentials: 'same-origin',
+      headers: { 'Accept': 'text/event-stream' },
+      signal: controller ? controller.signal : undefined
+    }).then(function (response) {
+      if (controller) controller.abort();
+      if (response.ok) {
+        connect();
+        return;
+      }
+      var retryAfter = Number(response.headers.get('Retry-After'));
+      if (response.status === 503 || response.status === 429) {
+        var seconds = retryAfter > 0 ? Math.min(retryAfter, 3600) : 5;
+        window.setTimeout(connect, seconds * 1000 * (1 + Math.random()));
+      } else {
+        reloadSoon(1500 + Math.random() * 3500);
+      }
+    }, function () {
+      window.setTimeout(probe, 2000 + Math.random() * 3000);
+    });
+  }
 
   function connect() {
     var source = new EventSource(streamURL);
-    source.addEventListener('open', function () {
-      root.dataset.live = 'connected';
-    });
+    source.addEventListener('open', streamUp);
     source.addEventListener('patch', function (event) {
       try {
         applyPatch(JSON.parse(event.data));
@@ -56,13 +126,11 @@
       }
     });
     source.addEventListener('error', function () {
+      streamDown();
       if (source.readyState === EventSource.CLOSED) {
-        // The server refused the stream (the session ended): a reload starts a fresh one.
-        // A random delay, so that screens left open do not all reload at the same moment.
-        root.dataset.live = 'closed';
-        window.setTimeout(function () { window.location.reload(); }, 1500 + Math.random() * 3500);
-      } else {
-        root.dataset.live = 'reconnecting';
+        // Refused (not merely cut off, which EventSource retries by itself after `retry:`).
+        source.close();
+        probe();
       }
     });
   }
@@ -118,5 +186,5 @@
     });
   });
 
-  connect();
+  if (streamURL) connect();
 })();
