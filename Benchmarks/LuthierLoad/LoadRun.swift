@@ -60,6 +60,8 @@ final class LoadRun: Sendable {
                 "--database", temporary.appendingPathComponent("luthier.sqlite").path,
                 "--public", root.appendingPathComponent("Public").path,
                 "--templates", root.appendingPathComponent("Templates").path,
+                // Every simulated customer orders from 127.0.0.1.
+                "--orders-per-hour-per-session", "100000", "--orders-per-hour-per-client", "1000000",
             ],
             logURL: temporary.appendingPathComponent("luthier.log"))
         let client = LoadHTTPClient(group: group, host: "127.0.0.1", port: port)

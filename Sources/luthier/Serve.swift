@@ -64,8 +64,13 @@ struct Serve: AsyncParsableCommand {
     var discounts: [String] = [Self.defaultDiscount]
 
     @Option(
-        help: "The token for /admin/analytics (default: $LUTHIER_ADMIN_TOKEN; without either, the admin page is off).")
+        help:
+            "The admin token, 32 characters or more (default: $LUTHIER_ADMIN_TOKEN; without a token the admin pages are off). Prefer --admin-token-file: a flag shows in ps."
+    )
     var adminToken: String?
+
+    @Option(help: "A file holding the admin token (its first line), kept out of ps and the environment.")
+    var adminTokenFile: String?
 
     @Option(
         help: ArgumentHelp(
@@ -74,6 +79,27 @@ struct Serve: AsyncParsableCommand {
         )
     )
     var workshopPace = "days"
+
+    @Option(
+        name: .customLong("allowed-host"),
+        help: ArgumentHelp(
+            "A host name the shop answers to (against DNS rebinding); repeat for more. Default: localhost, the listen addresses and this machine's names and addresses.",
+            valueName: "name"
+        )
+    )
+    var allowedHosts: [String] = []
+
+    @Flag(
+        help:
+            "A reverse proxy in front is trusted: X-Forwarded-Proto https makes the cookie Secure and sends HSTS, and X-Forwarded-For names the client for per-client limits."
+    )
+    var trustProxy = false
+
+    @Option(help: "Orders one browser session may place in an hour; past it 429 with Retry-After.")
+    var ordersPerHourPerSession = 3
+
+    @Option(help: "Orders one client address may place in an hour (behind --trust-proxy, from X-Forwarded-For).")
+    var ordersPerHourPerClient = 6
 
     /// How long a graceful shutdown may take before what is left of it is cancelled.
     static let gracefulShutdownLimit = Duration.seconds(8)
@@ -87,6 +113,12 @@ struct Serve: AsyncParsableCommand {
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
         guard maxEventStreams > 0 else { throw ValidationError("--max-event-streams must be at least 1.") }
+        guard ordersPerHourPerSession > 0 else {
+            throw ValidationError("--orders-per-hour-per-session must be at least 1.")
+        }
+        guard ordersPerHourPerClient > 0 else {
+            throw ValidationError("--orders-per-hour-per-client must be at least 1.")
+        }
         guard sessionRetentionDays > 0 else { throw ValidationError("--session-retention-days must be at least 1.") }
         for discount in discounts {
             do {
@@ -100,8 +132,11 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("--workshop-pace \(error.description)")
         }
-        if let token = resolvedAdminToken, token.utf8.count < 16 {
-            throw ValidationError("The admin token must be at least 16 characters.")
+        if adminToken != nil && adminTokenFile != nil {
+            throw ValidationError("Give the admin token once: --admin-token or --admin-token-file, not both.")
+        }
+        if let token = try resolvedAdminToken(), token.utf8.count < 32 {
+            throw ValidationError("The admin token must be at least 32 characters (openssl rand -hex 16 makes one).")
         }
         if let ratesURL {
             guard let url = URL(string: ratesURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
@@ -110,15 +145,28 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    /// The flag, or else the environment variable, so the token need not appear in `ps`.
-    var resolvedAdminToken: String? {
-        adminToken ?? ProcessInfo.processInfo.environment["LUTHIER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The file's first line, the flag, or else the environment variable.
+    func resolvedAdminToken() throws -> String? {
+        if let adminTokenFile {
+            guard let text = try? String(contentsOfFile: adminTokenFile, encoding: .utf8) else {
+                throw ValidationError("--admin-token-file: '\(adminTokenFile)' cannot be read.")
+            }
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            guard !line.isEmpty else { throw ValidationError("--admin-token-file: '\(adminTokenFile)' is empty.") }
+            return line
+        }
+        return adminToken
+            ?? ProcessInfo.processInfo.environment["LUTHIER_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() async throws {
         var logger = Logger(label: "luthier")
         logger.logLevel =
             ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        if let warning = OpenFileLimit.raise(forConnections: maxConnections) {
+            logger.warning("\(warning)")
+        }
+        logger.info("Open-file limit", metadata: ["soft": "\(OpenFileLimit.current)"])
         let configuration = LuthierConfiguration(
             host: host,
             port: port,
@@ -130,8 +178,12 @@ struct Serve: AsyncParsableCommand {
             maxEventStreams: maxEventStreams,
             sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
             discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
-            adminToken: resolvedAdminToken,
-            workshopPace: try WorkshopPace(argument: workshopPace)
+            adminToken: try resolvedAdminToken(),
+            workshopPace: try WorkshopPace(argument: workshopPace),
+            allowedHosts: allowedHosts,
+            trustProxy: trustProxy,
+            orderLimitPerSession: .perHour(ordersPerHourPerSession),
+            orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
         let live = try LiveSystem(
             databasePath: database,

@@ -77,15 +77,69 @@ struct ErrorResponseTests {
             #expect(text.status == 404)
             #expect(text.header("Content-Type") == "text/plain; charset=utf-8")
 
-            // The router matches on method and path together: a method no route of the path
-            // takes is an address it does not have.
+            // A path the shop has, with a method it does not take: 405 and what it does take.
             let wrongMethod = try await app.request(.DELETE, "/cart")
-            #expect(wrongMethod.status == 404, "\(wrongMethod)")
+            #expect(wrongMethod.status == 405, "\(wrongMethod)")
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
+            #expect(wrongMethod.text.contains("This address does not take DELETE; it takes GET, HEAD."))
+            let getOnAPost = try await app.get("/cart/clear")
+            #expect(getOnAPost.status == 405, "\(getOnAPost)")
+            #expect(getOnAPost.header("Allow") == "POST")
+            let withCapture = try await app.request(.PUT, "/cart/lines/some-line/increment")
+            #expect(withCapture.status == 405)
+            #expect(withCapture.header("Allow") == "POST")
 
-            for response in [page, text, wrongMethod] {
+            for response in [page, text, wrongMethod, getOnAPost] {
                 #expect(response.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
                 #expect(response.header("X-Content-Type-Options") == "nosniff")
                 #expect(response.header("Referrer-Policy") == "same-origin")
+            }
+        }
+    }
+
+    @Test("HEAD is answered wherever GET is, with GET's status and headers and no body")
+    func headWhereverGet() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            for path in ["/", "/healthz", "/cart", "/kiosk", "/styles.css"] {
+                let get = try await app.get(path, cookie: cookie)
+                let head = try await app.request(.HEAD, path, headers: [("Cookie", "luthier_session=\(cookie)")])
+                #expect(head.status == 200, "HEAD \(path): \(head)")
+                #expect(head.status == get.status, "HEAD \(path)")
+                #expect(head.header("Content-Type") == get.header("Content-Type"), "HEAD \(path)")
+                #expect(head.body.isEmpty, "HEAD \(path) has a body")
+            }
+            let unknown = try await app.request(.HEAD, "/no/such/page")
+            #expect(unknown.status == 404)
+            let postOnly = try await app.request(.HEAD, "/build")
+            #expect(postOnly.status == 405)
+            #expect(postOnly.header("Allow") == "POST")
+            // HEAD of an event stream opens none.
+            let stream = try await app.request(.HEAD, "/events", headers: [("Cookie", "luthier_session=\(cookie)")])
+            #expect(stream.status == 200)
+            #expect(app.services.hub.openStreams == 0)
+        }
+    }
+
+    @Test("only pages with something live name an event stream: never an error page, so none reloads itself")
+    func onlyLivePagesNameAStream() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            let html = [("Accept", "text/html"), ("Cookie", "luthier_session=\(cookie)")]
+            for path in ["/", "/cart"] {
+                let page = try await app.get(path, headers: html)
+                #expect(page.text.contains("<body data-events=\"/events\">"), "\(path)")
+            }
+            let errors = [
+                try await app.get("/no/such/page", headers: html),
+                try await app.get("/orders/424242", headers: html),
+                try await app.get("/admin/analytics", headers: html),
+                try await app.post("/build", form: "color=plaid", cookie: cookie, headers: [("Accept", "text/html")]),
+            ]
+            for page in errors {
+                #expect(page.status >= 400, "\(page)")
+                #expect(page.text.contains("<body>"), "\(page)")
+                #expect(!page.text.contains("data-events"), "\(page)")
             }
         }
     }

@@ -64,6 +64,8 @@ struct FuzzTests {
     static func configure(_ configuration: inout LuthierConfiguration) {
         configuration.discountCodes = codes.compactMap { try? DiscountCode(configuration: $0) }
         configuration.adminToken = adminToken
+        // Wrong tokens are part of the fuzz; the lock-out after failed attempts has tests of its own.
+        configuration.adminFailureLimit = RateLimiter.Rule(limit: 1_000_000, window: .seconds(60))
         // Forged cookies make new sessions: the cap turns the excess into documented 503s, and the
         // idle sweep (driven by the test clock) drops the one-off ones again.
         configuration.maxSessions = 2_000

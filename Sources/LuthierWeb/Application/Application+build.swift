@@ -14,6 +14,8 @@ public struct LuthierServices: Sendable {
     public let renderer: PageRenderer
     public let assets: StaticAssetCatalog
     public let showroom: Showroom
+    /// Where requests and refusals are logged.
+    public let logger: Logger
 }
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
@@ -63,7 +65,8 @@ public func buildApplicationWithServices(
         connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
         assets: assets,
-        showroom: showroom
+        showroom: showroom,
+        logger: logger
     )
     let router = buildRouter(configuration: configuration, services: services)
     let sessionService = SessionService(
@@ -84,7 +87,7 @@ public func buildApplicationWithServices(
         router: router,
         server: .http1(
             configuration: .init(additionalChannelHandlers: [
-                ConnectionGuard(limits: limits, counter: services.connections),
+                ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
                 StaticAssetChannelHandler(catalog: assets, cacheControl: configuration.staticCacheControl),
                 PeerCloseHandler(),
             ])),
@@ -101,17 +104,29 @@ public func buildRouter(
     configuration: LuthierConfiguration,
     services: LuthierServices
 ) -> Router<LuthierRequestContext> {
-    let responses = ResponseFactory(renderer: services.renderer)
-    let router = Router(context: LuthierRequestContext.self)
-    router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ErrorResponseMiddleware(responses: responses))
+    let responses = ResponseFactory(renderer: services.renderer, logger: services.logger)
+    // HEAD is answered wherever GET is, from the GET route with the body left off.
+    let router = Router(context: LuthierRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let routes = RouteTable()
+    router.add(middleware: RequestLogMiddleware(logger: services.logger, clock: services.environment.clock))
+    let origin = RequestOrigin(
+        allowedHosts: configuration.allowedHosts.isEmpty
+            ? RequestOrigin.defaultHosts(listeningOn: configuration.host, port: configuration.port)
+            : Set(configuration.allowedHosts),
+        trustProxy: configuration.trustProxy)
+    router.add(middleware: SecurityHeadersMiddleware(origin: origin))
+    router.add(middleware: ErrorResponseMiddleware(responses: responses, routes: routes))
     router.add(
         middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
-    router.add(middleware: SameOriginMiddleware { error, request in responses.error(error, for: request) })
+    router.add(
+        middleware: HostAllowListMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
+    router.add(
+        middleware: SameOriginMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
     let sessions = SessionResolver(
         registry: services.registry,
         responses: responses,
-        cookieMaxAge: Int(configuration.sessionRetention.components.seconds)
+        cookieMaxAge: Int(configuration.sessionRetention.components.seconds),
+        origin: origin
     )
     let forms = FormReader(maxBytes: configuration.maxFormBytes)
     let build = BuildController(
@@ -130,7 +145,10 @@ public func buildRouter(
         forms: forms,
         showroom: services.showroom,
         hub: services.hub,
-        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
+        orderLimits: OrderLimits(
+            perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
+            perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock))
     )
     let kiosk = KioskController(
         showroom: services.showroom,
@@ -144,18 +162,23 @@ public func buildRouter(
         token: configuration.adminToken,
         analytics: services.environment.analytics,
         renderer: services.renderer,
-        responses: responses
+        responses: responses,
+        forms: forms,
+        signIns: AdminSessions(lifetime: configuration.adminSignInLifetime, clock: services.environment.clock),
+        failures: RateLimiter(rule: configuration.adminFailureLimit, clock: services.environment.clock),
+        origin: origin
     )
+    let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors: answers while the server takes requests, without a session.
-    router.get("/healthz") { _, _ in
+    recording.get("/healthz") { _, _ in
         Response(
             status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
     }
-    router.addRoutes(build.endpoints)
-    router.addRoutes(checkout.endpoints)
-    router.addRoutes(cart.endpoints)
-    router.addRoutes(admin.endpoints)
-    router.addRoutes(kiosk.endpoints)
+    recording.addRoutes(build.endpoints)
+    recording.addRoutes(checkout.endpoints)
+    recording.addRoutes(cart.endpoints)
+    recording.addRoutes(admin.endpoints)
+    recording.addRoutes(kiosk.endpoints)
     return router
 }

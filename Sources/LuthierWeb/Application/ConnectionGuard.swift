@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
@@ -34,6 +35,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: Limits
     private let counter: ConnectionCounter
+    /// Each refusal and each cut-off is logged with its cause (never the client's address or headers).
+    private let logger: Logger
     private var counted = false
     private var refused = false
     /// Requests whose head has arrived and whose answer has not ended.
@@ -41,9 +44,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var requestTimer: Scheduled<Void>?
     private var stallTimer: Scheduled<Void>?
 
-    init(limits: Limits, counter: ConnectionCounter) {
+    init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
         self.limits = limits
         self.counter = counter
+        self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -118,7 +122,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             stallTimer = nil
         } else if stallTimer == nil {
             let channel = context.channel
-            stallTimer = context.eventLoop.scheduleTask(in: limits.stalledWriteTimeout) {
+            let (logger, timeout) = (logger, limits.stalledWriteTimeout)
+            stallTimer = context.eventLoop.scheduleTask(in: timeout) {
+                logger.warning("Cut off a reader that took nothing for \(timeout.nanoseconds / 1_000_000_000) s")
                 channel.close(promise: nil)
             }
         }
@@ -129,12 +135,20 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
         requestTimer?.cancel()
         let channel = context.channel
+        // An idle keep-alive connection closed for want of a next request is routine (debug); a
+        // body that does not arrive is a client that stalls on purpose or a broken one (notice).
+        let (logger, waitingForHead) = (logger, unanswered == 0)
         requestTimer = context.eventLoop.scheduleTask(in: timeout) {
+            logger.log(
+                level: waitingForHead ? .debug : .notice,
+                "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(timeout.nanoseconds / 1_000_000_000) s"
+            )
             channel.close(promise: nil)
         }
     }
 
     private func refuse(context: ChannelHandlerContext) {
+        logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
         let body = ByteBuffer(string: "The server is busy; please try again in a few seconds.\n")
         let head = HTTPResponse(
             status: .serviceUnavailable,

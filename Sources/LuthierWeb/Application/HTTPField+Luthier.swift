@@ -8,6 +8,9 @@ extension HTTPField.Name {
     /// Set by the page's script on its `fetch` posts, so the server answers 204 instead of 303.
     static let xRequestedWith = HTTPField.Name("X-Requested-With")!
     // swift-format-ignore: NeverForceUnwrap
+    /// The id of a request in the server's log, sent with its answer.
+    static let xRequestID = HTTPField.Name("X-Request-Id")!
+    // swift-format-ignore: NeverForceUnwrap
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     // swift-format-ignore: NeverForceUnwrap
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
@@ -15,4 +18,12 @@ extension HTTPField.Name {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     // swift-format-ignore: NeverForceUnwrap
     static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
+    // swift-format-ignore: NeverForceUnwrap
+    /// Set by a reverse proxy: the scheme the browser used.
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    // swift-format-ignore: NeverForceUnwrap
+    /// Set by a reverse proxy: the addresses the request passed through, the client's first.
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+    // swift-format-ignore: NeverForceUnwrap
+    static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
 }

@@ -41,10 +41,21 @@ public struct LuthierConfiguration: Sendable {
     public var sessionExpiryInterval: Duration
     /// The discount codes customers can apply to a cart.
     public var discountCodes: [DiscountCode]
-    /// The token `/admin/analytics` asks for; nil turns the admin pages off.
+    /// The token the admin pages ask for; nil turns the admin pages off.
     public var adminToken: String?
+    /// How long an admin sign-in lasts in a browser.
+    public var adminSignInLifetime: Duration
+    /// Failed admin sign-ins (or wrong bearer tokens) one client address may make (429 past it).
+    public var adminFailureLimit: RateLimiter.Rule
     /// How long the workshop spends on each stage of an order: a day, or seconds for a demo.
     public var workshopPace: WorkshopPace
+    /// Host names the shop answers to; empty for its own names and addresses (`RequestOrigin`).
+    public var allowedHosts: [String]
+    /// Whether a reverse proxy in front is trusted for `X-Forwarded-Proto` and `X-Forwarded-For`.
+    public var trustProxy: Bool
+    /// Orders one session, and one client address, may place over time (429 past it).
+    public var orderLimitPerSession: RateLimiter.Rule
+    public var orderLimitPerClient: RateLimiter.Rule
 
     public init(
         host: String = "0.0.0.0",
@@ -68,7 +79,13 @@ public struct LuthierConfiguration: Sendable {
         sessionExpiryInterval: Duration = .seconds(3_600),
         discountCodes: [DiscountCode] = [],
         adminToken: String? = nil,
-        workshopPace: WorkshopPace = .days
+        workshopPace: WorkshopPace = .days,
+        allowedHosts: [String] = [],
+        trustProxy: Bool = false,
+        orderLimitPerSession: RateLimiter.Rule = .perHour(3),
+        orderLimitPerClient: RateLimiter.Rule = .perHour(6),
+        adminSignInLifetime: Duration = .seconds(30 * 60),
+        adminFailureLimit: RateLimiter.Rule = RateLimiter.Rule(limit: 5, window: .seconds(15 * 60))
     ) {
         self.host = host
         self.port = port
@@ -92,5 +109,11 @@ public struct LuthierConfiguration: Sendable {
         self.discountCodes = discountCodes
         self.adminToken = adminToken
         self.workshopPace = workshopPace
+        self.allowedHosts = allowedHosts
+        self.trustProxy = trustProxy
+        self.orderLimitPerSession = orderLimitPerSession
+        self.orderLimitPerClient = orderLimitPerClient
+        self.adminSignInLifetime = adminSignInLifetime
+        self.adminFailureLimit = adminFailureLimit
     }
 }

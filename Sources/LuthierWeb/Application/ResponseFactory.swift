@@ -1,8 +1,11 @@
 import Hummingbird
+import Logging
 
 /// Builds the responses the routes share: pages, redirects and readable errors.
 struct ResponseFactory: Sendable {
     let renderer: PageRenderer
+    /// Where a refusal for a cause the operator should see (a limit, a cap, the store) is logged.
+    var logger = Logger(label: "luthier.refusals")
 
     /// A page that is personal to the session: never stored by a cache.
     func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -25,6 +28,12 @@ struct ResponseFactory: Sendable {
 
     /// An error as a small HTML page for a browser's form post, as plain text for scripts and tools.
     func error(_ error: UserFacingError, for request: Request) -> Response {
+        // A limit, a cap or an unavailable store: one line per refusal, with its cause. The
+        // sentences are the shop's own, and never carry a cookie, a key or a token.
+        if error.status == .tooManyRequests || error.status == .serviceUnavailable {
+            logger.warning(
+                "Refused \(request.method.rawValue.prefix(16)) with \(error.status.code): \(error.message)")
+        }
         var headers: HTTPFields = [.cacheControl: "no-store"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         let wantsHTML =

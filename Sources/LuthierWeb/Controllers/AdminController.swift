@@ -1,47 +1,137 @@
 import Hummingbird
 import LuthierFeatures
 
-/// The shop's own view of cart analytics, behind the admin token from the configuration.
+/// The shop owner's pages, behind the admin token from the configuration.
+///
+/// A browser signs in with a form post and gets a short-lived `HttpOnly; SameSite=Strict` cookie
+/// scoped to `/admin` (holding a sign-in id, not the token); a script sends
+/// `Authorization: Bearer`. The token never travels in an address, where it would be kept in
+/// history, proxy logs and `Referer` headers: `?token=` is refused. Failed attempts are limited
+/// per client address.
 struct AdminController: Sendable {
+    static let cookieName = "luthier_admin"
+
     /// The configured token; without one the admin pages do not exist (404).
     let token: String?
     let analytics: AnalyticsClient
     let renderer: PageRenderer
     let responses: ResponseFactory
+    let forms: FormReader
+    let signIns: AdminSessions
+    /// Failed attempts (a wrong token in the form or a bearer header) per client address.
+    let failures: RateLimiter
+    let origin: RequestOrigin
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
         routes.get("/admin/analytics", use: analyticsPage)
+        routes.get("/admin/sign-in", use: signInPage)
+        routes.post("/admin/sign-in", use: signIn)
+        routes.post("/admin/sign-out", use: signOut)
         return routes
     }
 
-    /// `GET /admin/analytics` with `Authorization: Bearer <token>` (or `?token=` for a browser):
-    /// counts per cart action and the most-added configurations.
-    @Sendable func analyticsPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        guard let token else {
-            return responses.error(UserFacingError(.notFound, "There is no such page."), for: request)
-        }
-        let bearer = request.headers[.authorization].flatMap { value -> String? in
-            value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
-        }
-        let presented = bearer ?? request.uri.queryParameters.get("token") ?? ""
+    /// `GET /admin/sign-in`: the form.
+    @Sendable func signInPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        guard token != nil else { throw Self.noSuchPage }
+        return responses.page(renderer.render(SignInPage(message: nil), template: "admin-sign-in"))
+    }
+
+    /// `POST /admin/sign-in` with `token`: the right token signs this browser in for a while.
+    @Sendable func signIn(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        guard let token else { throw Self.noSuchPage }
+        let client = origin.clientAddress(of: request, channel: context.channel)
+        try refuseIfLockedOut(client)
+        let presented = try await forms.singleField("token", of: request)
         guard constantTimeEquals(presented, token) else {
-            var response = responses.error(
-                UserFacingError(.unauthorized, "This page needs the admin token (Authorization: Bearer …)."),
-                for: request)
-            response.headers[.wwwAuthenticate] = #"Bearer realm="luthier-admin""#
-            return response
+            _ = failures.take(client)
+            return responses.page(
+                renderer.render(SignInPage(message: "That is not the admin token."), template: "admin-sign-in"),
+                status: .unauthorized)
+        }
+        var response = responses.seeOther("/admin/analytics")
+        response.setCookie(cookie(value: signIns.signIn(), maxAge: Int(signIns.lifetime.components.seconds), request))
+        return response
+    }
+
+    /// `POST /admin/sign-out`: ends this browser's sign-in.
+    @Sendable func signOut(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        guard token != nil else { throw Self.noSuchPage }
+        signIns.signOut(request.cookies[Self.cookieName]?.value)
+        var response = responses.seeOther("/admin/sign-in")
+        response.setCookie(cookie(value: "", maxAge: 0, request))
+        return response
+    }
+
+    /// `GET /admin/analytics`, signed in or with `Authorization: Bearer <token>`: counts per cart
+    /// action and the most-added configurations.
+    @Sendable func analyticsPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        guard let token else { throw Self.noSuchPage }
+        if request.uri.queryParameters.get("token") != nil {
+            throw UserFacingError(
+                .badRequest,
+                "The admin token is not taken in the address, where history and logs would keep it; "
+                    + "sign in at /admin/sign-in, or send Authorization: Bearer.")
+        }
+        let client = origin.clientAddress(of: request, channel: context.channel)
+        if !signIns.isSignedIn(request.cookies[Self.cookieName]?.value) {
+            try refuseIfLockedOut(client)
+            let bearer = request.headers[.authorization].flatMap { value -> String? in
+                value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
+            }
+            guard let bearer, constantTimeEquals(bearer, token) else {
+                if bearer != nil { _ = failures.take(client) }
+                return unauthorized(request)
+            }
         }
         let report: AnalyticsReport
         do {
             report = try await analytics.report(10)
         } catch {
-            return responses.error(
-                UserFacingError(.serviceUnavailable, "Analytics cannot be read right now.", retryAfter: 5),
-                for: request)
+            throw UserFacingError(.serviceUnavailable, "Analytics cannot be read right now.", retryAfter: 5)
         }
         return responses.page(renderer.render(AnalyticsPage(report: report), template: "admin-analytics"))
     }
+
+    /// A browser is sent to the sign-in form; a script is told how to authenticate.
+    private func unauthorized(_ request: Request) -> Response {
+        let wantsHTML =
+            request.headers[.xRequestedWith] == nil && (request.headers[.accept]?.contains("text/html") ?? false)
+        if wantsHTML { return responses.seeOther("/admin/sign-in") }
+        var response = responses.error(
+            UserFacingError(
+                .unauthorized, "This page needs the admin: sign in at /admin/sign-in, or send Authorization: Bearer."),
+            for: request)
+        response.headers[.wwwAuthenticate] = #"Bearer realm="luthier-admin""#
+        return response
+    }
+
+    private func refuseIfLockedOut(_ client: String) throws(UserFacingError) {
+        guard let wait = failures.wait(for: client) else { return }
+        let seconds = wait.retryAfterSeconds
+        throw UserFacingError(
+            .tooManyRequests,
+            "Too many failed admin sign-ins from this address: at most \(failures.rule.limit) in "
+                + "\(failures.rule.window.components.seconds / 60) minutes. Please try again in \((seconds + 59) / 60) minutes.",
+            retryAfter: seconds)
+    }
+
+    /// The admin cookie: only for `/admin`, never readable by scripts, never sent from another
+    /// site, and over TLS only when the shop is behind a trusted TLS proxy.
+    private func cookie(value: String, maxAge: Int, _ request: Request) -> Cookie {
+        Cookie(
+            name: Self.cookieName, value: value, maxAge: maxAge, path: "/admin", secure: origin.isSecure(request),
+            httpOnly: true, sameSite: .strict)
+    }
+
+    private static var noSuchPage: UserFacingError {
+        UserFacingError(.notFound, "There is no such page.")
+    }
+}
+
+/// What the sign-in template shows.
+struct SignInPage: Sendable {
+    let message: String?
 }
 
 /// What the analytics template shows.

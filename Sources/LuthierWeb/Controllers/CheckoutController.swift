@@ -14,6 +14,9 @@ struct CheckoutController: Sendable {
     let showroom: Showroom
     let hub: EventStreamHub
     let reconnectDelayMilliseconds: Int
+    /// Orders a session and a client address may place over time: scarce woods are not for a
+    /// script to sweep up in seconds.
+    let orderLimits: OrderLimits
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -83,15 +86,24 @@ struct CheckoutController: Sendable {
         }
     }
 
-    /// `POST /checkout/order`: places the order (once per checkout, however often it is posted).
+    /// `POST /checkout/order`: places the order (once per checkout, however often it is posted),
+    /// within the session's and the client's order limits (429 past them).
     @Sendable func order(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.handle(request) { session in
             try await forms.requireNoFields(request, action: "Order")
             let model = try checkout(of: session)
+            // Posting an order that is already placed answers it again and counts nothing.
+            let taken =
+                model.latestState.order == nil
+                ? try orderLimits.take(
+                    session: session.id.rawValue,
+                    client: sessions.origin.clientAddress(of: request, channel: context.channel))
+                : nil
             do {
                 try await model.placeOrder()
                 await session.cart.settle(model.checkout)
             } catch let failure as CheckoutViewModel.OrderFailure {
+                taken?.giveBack()
                 switch failure {
                 case .notOrderable(let message), .refused(let message):
                     throw UserFacingError(.conflict, message)
@@ -99,6 +111,9 @@ struct CheckoutController: Sendable {
                     // The store failed (locked, full): nothing was ordered, and trying again may work.
                     throw UserFacingError(.serviceUnavailable, message, retryAfter: 5)
                 }
+            } catch {
+                taken?.giveBack()
+                throw error
             }
             return sessions.done(request, redirect: "/checkout")
         }

@@ -9,6 +9,8 @@ struct SessionResolver: Sendable {
     let responses: ResponseFactory
     /// How long the browser keeps the cookie: as long as the store keeps the session.
     let cookieMaxAge: Int
+    /// Tells whether the browser came over TLS, for the cookie's `Secure`.
+    let origin: RequestOrigin
 
     /// The session the cookie names, if the server issued it (restored from the store if need be).
     func existing(_ request: Request) async throws(UserFacingError) -> Session? {
@@ -55,7 +57,7 @@ struct SessionResolver: Sendable {
                 throw UserFacingError(
                     .serviceUnavailable, "Your change could not be saved; please try again.", retryAfter: 5)
             }
-            if isNew { response.setCookie(cookie(for: session)) }
+            if isNew { response.setCookie(cookie(for: session, request: request)) }
             return response
         } catch let error as UserFacingError {
             return responses.error(error, for: request)
@@ -70,7 +72,7 @@ struct SessionResolver: Sendable {
         do {
             let (session, isNew) = try await sessionOrNew(for: request)
             var response = responses.page(render(session))
-            if isNew { response.setCookie(cookie(for: session)) }
+            if isNew { response.setCookie(cookie(for: session, request: request)) }
             return response
         } catch {
             return responses.error(error, for: request)
@@ -83,10 +85,11 @@ struct SessionResolver: Sendable {
     }
 
     /// Kept by the browser across restarts, for as long as the store keeps the session; never
-    /// readable by scripts, and not sent on cross-site posts.
-    func cookie(for session: Session) -> Cookie {
+    /// readable by scripts, and not sent on cross-site posts; over TLS (behind a trusted proxy),
+    /// never sent over plain HTTP either.
+    func cookie(for session: Session, request: Request) -> Cookie {
         Cookie(
-            name: Self.cookieName, value: session.id.rawValue, maxAge: cookieMaxAge, path: "/", httpOnly: true,
-            sameSite: .lax)
+            name: Self.cookieName, value: session.id.rawValue, maxAge: cookieMaxAge, path: "/",
+            secure: origin.isSecure(request), httpOnly: true, sameSite: .lax)
     }
 }

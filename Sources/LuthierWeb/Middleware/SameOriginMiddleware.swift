@@ -4,8 +4,10 @@ import Hummingbird
 ///
 /// Browsers send `Sec-Fetch-Site` on every request and `Origin` on every cross-origin or POST
 /// request, and a page cannot forge either. Requests with neither (curl, tests, very old browsers)
-/// pass: they cannot carry a victim's cookie from another site's page.
+/// pass: they cannot carry a victim's cookie from another site's page. `Origin` must match the
+/// request's own scheme, host and port exactly: `https://shop` is another origin than `http://shop`.
 struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
+    let origin: RequestOrigin
     let respond: @Sendable (UserFacingError, Request) -> Response
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
@@ -17,9 +19,8 @@ struct SameOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
             return respond(Self.refusal, request)
         }
-        if let origin = request.headers[.origin] {
-            let host = request.head.authority ?? ""
-            guard origin == "http://\(host)" || origin == "https://\(host)" else {
+        if let sent = request.headers[.origin] {
+            guard sent.lowercased() == origin.expectedOrigin(of: request) else {
                 return respond(Self.refusal, request)
             }
         }

@@ -1,12 +1,17 @@
 import Hummingbird
 
 /// Headers that keep the page from being framed, sniffed or made to run injected script.
+/// Behind a trusted TLS proxy, also `Strict-Transport-Security`, so the browser never again
+/// tries the shop over plain HTTP.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    let origin: RequestOrigin
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         var response = try await next(request, context)
         SecurityHeaders.apply(to: &response.headers)
+        if origin.isSecure(request) { response.headers[.strictTransportSecurity] = "max-age=31536000" }
         return response
     }
 }

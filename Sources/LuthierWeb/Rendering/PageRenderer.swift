@@ -13,7 +13,8 @@ public struct PageRenderer: Sendable {
         "fragments/checkout-parts", "fragments/checkout-details", "fragments/checkout-shipping",
         "fragments/checkout-currency", "fragments/checkout-totals", "fragments/checkout-order",
         "fragments/checkout-lines", "cart", "fragments/cart-badge", "fragments/cart-lines",
-        "fragments/cart-summary", "fragments/cart-actions", "admin-analytics", "fragments/order-stages",
+        "fragments/cart-summary", "fragments/cart-actions", "admin-analytics", "admin-sign-in",
+        "fragments/order-stages",
         "kiosk", "fragments/kiosk-showcase", "fragments/kiosk-orders", "fragments/kiosk-board",
         "fragments/kiosk-counters",
     ]

@@ -33,6 +33,7 @@ struct TestApp: Sendable {
     static func run<Value: Sendable>(
         configure: (inout LuthierConfiguration) -> Void = { _ in },
         environment makeEnvironment: (WatchedTestClock) -> LuthierEnvironment = { .webTest(clock: $0) },
+        log: LogCapture? = nil,
         _ body: @Sendable (TestApp) async throws -> Value
     ) async throws -> Value {
         var configuration = LuthierConfiguration(
@@ -42,13 +43,17 @@ struct TestApp: Sendable {
             templatesDirectory: repositoryRoot.appendingPathComponent("Templates").path,
             // One heartbeat per interval for all streams, so tests count exactly one beat per
             // interval of the clock (the slices have tests of their own).
-            heartbeatSlices: 1
+            heartbeatSlices: 1,
+            // Tests order many times from one address and session; the limits have tests of their own.
+            orderLimitPerSession: .perHour(1_000),
+            orderLimitPerClient: .perHour(100_000)
         )
         configure(&configuration)
         let clock = WatchedTestClock()
         let showroomClock = WatchedTestClock()
         var logger = Logger(label: "luthier-test")
         logger.logLevel = .critical
+        if let log { logger = log.logger() }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let (app, services) = try await buildApplicationWithServices(
             configuration: configuration,

@@ -43,6 +43,8 @@ final class LuthierProcess {
                 "--host", "127.0.0.1", "--port", "0", "--database", database.path,
                 "--public", Locations.repository.appendingPathComponent("Public").path,
                 "--templates", Locations.repository.appendingPathComponent("Templates").path,
+                // Every customer here orders from 127.0.0.1; the order limits have tests of their own.
+                "--orders-per-hour-per-session", "1000", "--orders-per-hour-per-client", "100000",
             ] + arguments
         let process = Process()
         if ignoringFileSizeSignal {

@@ -1,0 +1,55 @@
+import Hummingbird
+import Logging
+
+/// One log line per request: method, route pattern, status, time to the answer's head, and a
+/// request id that the answer carries too (`X-Request-Id`), so a customer's report can be found.
+///
+/// The route is logged as its pattern (`/orders/{number}/events`, `NotFound` for none), never the
+/// path or the query, and
+/// no header is logged: a cookie, a session id, an order key or a token never reaches the log.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+    /// Reads the time; a test gives a fixed or virtual one.
+    let clock: any Clock<Duration>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let id = Self.newRequestID()
+        let elapsed = Elapsed(clock: clock)
+        var response = try await next(request, context)
+        response.headers[.xRequestID] = id
+        let status = response.status.code
+        logger.log(
+            level: status >= 500 ? .warning : .info,
+            "\(request.method.rawValue.prefix(16)) \(context.endpointPath ?? "(no route)") \(status)",
+            metadata: [
+                "request": "\(id)",
+                "ms": "\(elapsed.milliseconds())",
+            ])
+        return response
+    }
+
+    /// 16 hex digits: unique enough to find one request in a day's log, and no secret.
+    static func newRequestID() -> String {
+        let value = UInt64.random(in: .min ... .max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// The time since it was made, on a clock of any kind.
+private struct Elapsed {
+    let read: () -> Duration
+
+    init<C: Clock<Duration>>(clock: C) {
+        let start = clock.now
+        read = { start.duration(to: clock.now) }
+    }
+
+    func milliseconds() -> String {
+        let (seconds, attoseconds) = read().components
+        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        return "\(micros / 1_000).\(String(micros % 1_000 + 1_000).dropFirst())"
+    }
+}

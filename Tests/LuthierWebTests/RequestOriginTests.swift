@@ -1,0 +1,93 @@
+import Testing
+
+@testable import LuthierWeb
+
+/// Which host names the shop answers to, which origins may post, and what a trusted TLS proxy
+/// changes, over real HTTP.
+@Suite("RequestOrigin over HTTP")
+struct RequestOriginTests {
+    @Test("a page asked for under a foreign host name (DNS rebinding) gets 400 and no session")
+    func foreignHostRefused() async throws {
+        try await TestApp.run { app in
+            for host in ["evil.example", "evil.example:\(app.port)", "127.0.0.1.evil.example"] {
+                let response = try await app.get("/", headers: [("Host", host)])
+                #expect(response.status == 400, "\(host): \(response)")
+                #expect(response.text.contains("does not answer to the host name"), "\(response.text)")
+                #expect(response.headers["Set-Cookie"].isEmpty)
+                let post = try await app.post(
+                    form: "color=sky", headers: [("Host", host), ("Origin", "http://\(host)")])
+                #expect(post.status == 400, "\(host): \(post)")
+            }
+            #expect(app.services.registry.count == 0)
+            for host in ["127.0.0.1:\(app.port)", "localhost:\(app.port)", "LOCALHOST", "[::1]:\(app.port)"] {
+                #expect(try await app.get("/healthz", headers: [("Host", host)]).status == 200, "\(host)")
+            }
+        }
+    }
+
+    @Test("--allowed-host replaces the defaults")
+    func configuredHosts() async throws {
+        try await TestApp.run(configure: { $0.allowedHosts = ["shop.example"] }) { app in
+            var statuses: [Int] = []
+            for host in ["shop.example:8080", "Shop.Example", "127.0.0.1:\(app.port)"] {
+                statuses.append(try await app.get("/healthz", headers: [("Host", host)]).status)
+            }
+            #expect(statuses == [200, 200, 400])
+        }
+    }
+
+    @Test("Origin must match scheme, host and port: https is another origin than http without a trusted proxy")
+    func originMatchesExactly() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            let host = "127.0.0.1:\(app.port)"
+            for origin in ["https://\(host)", "http://127.0.0.1:1", "http://localhost:\(app.port)"] {
+                let response = try await app.scriptPost(
+                    form: "color=sky", cookie: cookie, headers: [("Host", host), ("Origin", origin)])
+                #expect(response.status == 403, "\(origin)")
+            }
+            // A forged X-Forwarded-Proto is not believed without --trust-proxy.
+            let forged = try await app.scriptPost(
+                form: "color=sky", cookie: cookie,
+                headers: [("Host", host), ("Origin", "https://\(host)"), ("X-Forwarded-Proto", "https")])
+            #expect(forged.status == 403)
+            #expect(try await app.page(cookie: cookie).checkedValues["color"] == ["natural"])
+        }
+    }
+
+    @Test("behind a trusted TLS proxy: the cookie is Secure, HSTS is sent, and the https origin posts")
+    func trustedTLSProxy() async throws {
+        let https = [("X-Forwarded-Proto", "https"), ("X-Forwarded-For", "203.0.113.9")]
+        try await TestApp.run(configure: { $0.trustProxy = true }) { app in
+            let page = try await app.get("/", headers: https)
+            #expect(page.status == 200)
+            let cookie = try #require(SetCookie(page))
+            #expect(cookie.attributes["secure"] != nil, "\(page.headers["Set-Cookie"])")
+            #expect(page.header("Strict-Transport-Security") == "max-age=31536000")
+            let host = "127.0.0.1:\(app.port)"
+            let post = try await app.scriptPost(
+                form: "color=sky", cookie: cookie.value,
+                headers: [("Host", host), ("Origin", "https://\(host)")] + https)
+            #expect(post.status == 204, "\(post)")
+            // Plain HTTP through the same proxy: neither.
+            let plain = try await app.get("/")
+            #expect(SetCookie(plain)?.attributes["secure"] == nil)
+            #expect(plain.header("Strict-Transport-Security") == nil)
+        }
+        try await TestApp.run { app in
+            let page = try await app.get("/", headers: https)
+            #expect(SetCookie(page)?.attributes["secure"] == nil, "not believed without --trust-proxy")
+            #expect(page.header("Strict-Transport-Security") == nil)
+        }
+    }
+
+    @Test("host names are read from every form of authority")
+    func hostNames() {
+        #expect(RequestOrigin.hostName(fromAuthority: "Shop.Example:8080") == "shop.example")
+        #expect(RequestOrigin.hostName(fromAuthority: "[::1]:8080") == "::1")
+        #expect(RequestOrigin.hostName(fromAuthority: "::1") == "::1")
+        #expect(RequestOrigin.hostName(fromAuthority: "localhost") == "localhost")
+        #expect(RequestOrigin.hostName(fromAuthority: ":80") == nil)
+        #expect(RequestOrigin.hostName(fromAuthority: "[::1") == nil)
+    }
+}
