@@ -38,6 +38,13 @@
   // cart and checkout follow the session's; the kiosk and an order page their own). An error page,
   // the admin report or the "shop is full" page has none, so it never asks for one.
   var streamURL = document.body.getAttribute('data-events');
+  // The version of the stream the page was rendered at, then the last event's id: a stream opened
+  // by this script asks for what changed since (a browser's own reconnect sends Last-Event-ID).
+  var lastEventID = document.body.getAttribute('data-version');
+  function resumeURL() {
+    if (!lastEventID) return streamURL;
+    return streamURL + (streamURL.indexOf('?') < 0 ? '?' : '&') + 'since=' + encodeURIComponent(lastEventID);
+  }
 
   // "Reconnecting…" after two quiet seconds without a stream, cleared when it is back: a short
   // blip says nothing, a real outage is told calmly (a status, not an alert).
@@ -87,7 +94,7 @@
   // minute); an unreachable server is asked again after a few seconds.
   function probe() {
     var controller = 'AbortController' in window ? new AbortController() : null;
-    fetch(streamURL, {
+    fetch(resumeURL(), {
       credentials: 'same-origin',
       headers: { 'Accept': 'text/event-stream' },
       signal: controller ? controller.signal : undefined
@@ -110,9 +117,10 @@
   }
 
   function connect() {
-    var source = new EventSource(streamURL);
+    var source = new EventSource(resumeURL());
     source.addEventListener('open', streamUp);
     source.addEventListener('patch', function (event) {
+      if (event.lastEventId) lastEventID = event.lastEventId;
       try {
         applyPatch(JSON.parse(event.data));
       } catch (error) {

@@ -177,7 +177,7 @@ struct KioskControllerTests {
             #expect(response.headers["Set-Cookie"].isEmpty)
             #expect(app.services.registry.count == 0)
             let html = response.text
-            #expect(html.contains("<body class=\"kiosk\" data-events=\"/kiosk/events\">"))
+            #expect(html.contains(/<body data-version="\d+" class="kiosk" data-events="\/kiosk\/events">/))
             for target in Self.kioskTargets {
                 #expect(html.contains("id=\"\(target)\""), "\(target)")
             }

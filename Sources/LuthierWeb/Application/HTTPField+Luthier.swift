@@ -26,4 +26,7 @@ extension HTTPField.Name {
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
     // swift-format-ignore: NeverForceUnwrap
     static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
+    // swift-format-ignore: NeverForceUnwrap
+    /// Sent by a reconnecting `EventSource`: the id of the last event it received.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }

@@ -21,6 +21,28 @@ struct ResponseFactory: Sendable {
         )
     }
 
+    /// A live page with the version of its stream it was rendered at, as `data-version` on its
+    /// `<body>`: its first stream asks for what changed since (`?since=`), so nothing published
+    /// between the render and the stream is missed, and nothing it shows is sent again.
+    ///
+    /// The cached page's bytes are shared, not copied: the answer is the part before the
+    /// attribute, the attribute, and the part after, as three slices of one or two buffers.
+    func page(_ body: ByteBuffer, version: Int, status: HTTPResponse.Status = .ok) -> Response {
+        let view = body.readableBytesView
+        guard let marker = view.firstRange(of: Self.bodyTag) else { return page(body, status: status) }
+        let split = marker.upperBound - view.startIndex
+        guard let head = body.getSlice(at: body.readerIndex, length: split),
+            let tail = body.getSlice(at: body.readerIndex + split, length: body.readableBytes - split)
+        else { return page(body, status: status) }
+        return Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(contentsOf: [head, ByteBuffer(string: " data-version=\"\(version)\""), tail])
+        )
+    }
+
+    private static let bodyTag = Array("<body".utf8)
+
     /// Post/redirect/get: a form post answers with "see other".
     func seeOther(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])

@@ -79,7 +79,8 @@ struct BuildController: Sendable {
             session: session,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel)
+            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
+            start: .of(request, in: session.fragments)
         )
         return EventStreamResponse.make(connection)
     }

@@ -58,6 +58,7 @@ struct CheckoutController: Sendable {
         guard let session = existing, let checkout = session.build.currentCheckout else {
             return responses.seeOther("/")
         }
+        let version = session.fragments.version
         // A checkout's guitars never change, so its id stands for its pictures in the key.
         let key = CheckoutPage.Key(
             cart: session.cart.currentOutput, output: checkout.currentOutput, checkoutID: checkout.checkout.id)
@@ -65,7 +66,7 @@ struct CheckoutController: Sendable {
             renderer.page(template: "checkout", key: key) {
                 CheckoutPage(
                     cart: key.cart, output: key.output, pictures: checkout.artworks.map { Picture(svg: $0.svg) })
-            })
+            }, version: version)
     }
 
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
@@ -189,6 +190,8 @@ struct CheckoutController: Sendable {
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
+            // A store of this connection's own: a reconnect gets its one small fragment again.
+            start: .fresh,
             closed: {
                 follower.cancel()
                 fragments.finish()

@@ -71,7 +71,10 @@ struct SessionResolver: Sendable {
     func page(_ request: Request, _ render: (Session) -> ByteBuffer) async -> Response {
         do {
             let (session, isNew) = try await sessionOrNew(for: request)
-            var response = responses.page(render(session))
+            // Read before rendering: the page shows at least this version, so a stream resuming
+            // from it can only send a change again, never miss one.
+            let version = session.fragments.version
+            var response = responses.page(render(session), version: version)
             if isNew { response.setCookie(cookie(for: session, request: request)) }
             return response
         } catch {

@@ -6,6 +6,28 @@ import ServiceLifecycle
 /// fragments, then every change, until the client goes away, the store finishes or the server
 /// shuts down — and then releases all it held.
 struct EventStreamConnection: Sendable {
+    /// Where a stream starts sending from.
+    enum Start: Equatable, Sendable {
+        /// A page that shows nothing yet of this store: everything.
+        case fresh
+        /// A page that shows this store as of a version (its `Last-Event-ID`, or the version the
+        /// page was rendered at): what changed since, and a navigation published since.
+        case resume(Int)
+        /// A page that shows an unknown point (a session restored after a restart): everything,
+        /// and where its pages should be.
+        case unknown
+
+        /// From the request: `Last-Event-ID` (a browser's reconnect) first, then `since` (the
+        /// version the page was rendered at, on its first connect).
+        static func of(_ request: Request, in store: FragmentStore) -> Start {
+            let claimed =
+                request.headers[.lastEventID].map { Substring($0) }
+                ?? request.uri.queryParameters.get("since").map { Substring($0) }
+            guard let claimed else { return .fresh }
+            return store.resumableVersion(claimed).map(Start.resume) ?? .unknown
+        }
+    }
+
     let fragments: FragmentStore
     let hub: EventStreamHub
     let reconnectDelayMilliseconds: Int
@@ -13,12 +35,17 @@ struct EventStreamConnection: Sendable {
     /// Called when the stream starts and when it has ended, whatever ended it.
     let opened: @Sendable () -> Void
     let closed: @Sendable () -> Void
+    let start: Start
 
     /// The stream of a session: it keeps the session in use while it is open.
-    init(session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int, peerClosed: EventLoopFuture<Void>?) {
+    init(
+        session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int, peerClosed: EventLoopFuture<Void>?,
+        start: Start = .fresh
+    ) {
         self.init(
             fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: peerClosed, opened: { session.streamOpened() }, closed: { session.streamClosed() })
+            peerClosed: peerClosed, start: start, opened: { session.streamOpened() }, closed: { session.streamClosed() }
+        )
     }
 
     init(
@@ -26,9 +53,11 @@ struct EventStreamConnection: Sendable {
         hub: EventStreamHub,
         reconnectDelayMilliseconds: Int,
         peerClosed: EventLoopFuture<Void>?,
+        start: Start = .fresh,
         opened: @escaping @Sendable () -> Void = {},
         closed: @escaping @Sendable () -> Void = {}
     ) {
+        self.start = start
         self.fragments = fragments
         self.hub = hub
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
@@ -87,17 +116,33 @@ struct EventStreamConnection: Sendable {
         try await writer.finish(nil)
     }
 
-    /// Writes the reconnect delay and everything the store holds; returns the version sent.
+    /// Writes the reconnect delay and what the page does not have yet (everything, or what
+    /// changed since its version) with the current version as the event's id, and where its pages
+    /// should be if that changed; returns the version sent.
     ///
     /// A function of its own so that the opening's buffers (the whole page's fragments, tens of
     /// kilobytes) are released as soon as they are written, not held for the life of the stream.
     private func writeOpening(to writer: inout any ResponseBodyWriter) async throws -> Int {
-        let initial = fragments.patchEvent(since: 0)
+        let since: Int
+        var navigate: String?
+        switch start {
+        case .fresh: since = 0
+        case .resume(let version): since = version
+        case .unknown:
+            since = 0
+            navigate = fragments.navigation
+        }
+        let initial = fragments.patchEvent(since: since)
         try await writer.write(ByteBuffer(string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
         if let patch = initial.patch {
             try await writer.write(patch)
         } else {
+            // Nothing new: an empty patch still tells the page which version it now shows.
             try await writer.write(ServerSentEvent.patchEvent(id: initial.version, fragments: []))
+        }
+        if let location = initial.navigate ?? navigate {
+            try await writer.write(
+                ByteBuffer(string: ServerSentEvent.navigate(id: initial.version, location: location)))
         }
         return initial.version
     }

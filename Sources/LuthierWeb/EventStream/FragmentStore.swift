@@ -8,6 +8,12 @@ import Synchronization
 /// newest HTML. That is conflation by construction: however far behind a reader falls, what it
 /// owes is at most one copy of each fragment, so the server never buffers a backlog per reader.
 /// Fragments are rendered once per change, not once per connection.
+///
+/// Versions are event ids, and a reconnecting browser sends back the last one it saw
+/// (`Last-Event-ID`) to get only what changed since. A store starts its versions at a random
+/// epoch in the upper 32 bits, so an id from another store (a session restored after a restart,
+/// another instance) is recognised as foreign and answered with the whole state, never misread
+/// as a point in this store's history.
 public final class FragmentStore: Sendable {
     private struct Entry {
         var html: String
@@ -31,11 +37,36 @@ public final class FragmentStore: Sendable {
     /// Encoded events kept per version at most; streams further behind are rare and encode alone.
     static let encodedCacheLimit = 8
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// The first version of this store (its epoch, shifted into the upper bits).
+    private let base: Int
 
-    public init(initial fragments: [Fragment] = []) {
+    /// - Parameters:
+    ///   - navigation: where pages of this store should be, for a reconnecting page whose own
+    ///     history is unknown here (a restored session with a checkout in progress).
+    ///   - epoch: the store's epoch; random by default (tests choose one).
+    public init(initial fragments: [Fragment] = [], navigation: String? = nil, epoch: UInt32? = nil) {
+        let epoch = epoch ?? UInt32.random(in: 1...UInt32(1 << 20))
+        base = Int(epoch) << 32
+        var initial = State()
+        initial.version = base
+        state = Mutex(initial)
         publish(fragments)
+        if let navigation {
+            state.withLock { $0.navigation = ($0.version, navigation) }
+        }
     }
+
+    /// The version a reconnecting stream may resume from: its `Last-Event-ID` when that is a
+    /// version of this store's history, else nil (send everything).
+    public func resumableVersion(_ lastEventID: Substring?) -> Int? {
+        guard let lastEventID, let id = Int(lastEventID) else { return nil }
+        let current = version
+        return id >> 32 == base >> 32 && id >= base && id <= current ? id : nil
+    }
+
+    /// Where the pages should be now, if a navigation was ever published (or given at the start).
+    public var navigation: String? { state.withLock { $0.navigation?.location } }
 
     /// The version of the latest change.
     public var version: Int { state.withLock { $0.version } }

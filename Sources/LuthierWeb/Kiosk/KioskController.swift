@@ -22,8 +22,9 @@ struct KioskController: Sendable {
 
     /// `GET /kiosk`: rendered from the feed's current output, the same partials as the stream.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let version = showroom.kioskFragments.version
         let page = KioskPage(output: showroom.feed.currentOutput)
-        return responses.page(renderer.page(template: "kiosk", key: page) { page })
+        return responses.page(renderer.page(template: "kiosk", key: page) { page }, version: version)
     }
 
     /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.
@@ -34,7 +35,8 @@ struct KioskController: Sendable {
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds
                 + Int.random(in: 0...max(0, reconnectDelayMilliseconds)),
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel)
+            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
+            start: .of(request, in: showroom.kioskFragments)
         )
         return EventStreamResponse.make(connection)
     }

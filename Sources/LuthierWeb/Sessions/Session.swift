@@ -76,7 +76,9 @@ public final class Session: Sendable {
         if let checkout = build.currentCheckout {
             initial += CheckoutFragments.changed(from: nil, to: checkout.currentOutput, renderer: renderer)
         }
-        fragments = FragmentStore(initial: initial)
+        // A restored session with a checkout in progress: a page reconnecting from before the
+        // restart is told to go there (its own history is not known here).
+        fragments = FragmentStore(initial: initial, navigation: build.currentCheckout == nil ? nil : "/checkout")
     }
 
     /// A brand-new session's snapshot: random anonymous keys, the standard guitar, an empty cart.

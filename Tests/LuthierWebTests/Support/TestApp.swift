@@ -193,12 +193,13 @@ struct TestApp: Sendable {
 
     /// Opens `GET /events` and reads its head.
     func openEventStream(
+        _ path: String = "/events",
         cookie: String?,
         headers: [(name: String, value: String)] = []
     ) async throws -> EventStreamClient {
         let connection = try await HTTPTestConnection.open(
             port: port,
-            request: TestRequest(method: .GET, path: "/events", headers: Self.withCookie(cookie, headers))
+            request: TestRequest(method: .GET, path: path, headers: Self.withCookie(cookie, headers))
         )
         let head = try await connection.head()
         return EventStreamClient(connection: connection, head: head)
