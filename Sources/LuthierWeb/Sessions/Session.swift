@@ -11,6 +11,9 @@ public final class Session: Sendable {
     private struct Activity {
         var idleSweeps = 0
         var openStreams = 0
+        /// When it was last used, as the registry counts uses: the least recently used go first
+        /// when the cap is reached.
+        var lastUse: UInt64 = 0
     }
 
     public let id: SessionID
@@ -207,9 +210,18 @@ public final class Session: Sendable {
         }
     }
 
-    /// Marks the session as used now.
-    func touch() {
-        activity.withLock { $0.idleSweeps = 0 }
+    /// Marks the session as used now, as the registry's `use`-th use.
+    func touch(use: UInt64) {
+        activity.withLock {
+            $0.idleSweeps = 0
+            $0.lastUse = use
+        }
+    }
+
+    /// The session's last use, and whether a page follows it now (such a session is in use and
+    /// never leaves memory to make room).
+    var recency: (lastUse: UInt64, hasOpenStream: Bool) {
+        activity.withLock { ($0.lastUse, $0.openStreams > 0) }
     }
 
     /// The session's open event streams (its live tabs).

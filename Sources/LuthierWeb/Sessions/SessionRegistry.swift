@@ -6,8 +6,11 @@ import Synchronization
 /// The live sessions, found by the id in their cookie, and restored from the store when a cookie
 /// names a session that is not in memory (after a restart, or after an idle one was dropped).
 ///
-/// Capped, so that a flood of new visitors gets a polite 503 instead of exhausting memory; idle
-/// sessions are dropped from memory by `sweep()`, which the session service calls on a timer.
+/// Capped, so that memory stays bounded: at the cap, the least recently used sessions that no page
+/// follows leave memory to make room (everything they accepted is stored, and their cookie brings
+/// them back), so anonymous traffic can never lock out a returning customer. Only when every
+/// session in memory has an open stream is a newcomer refused with a polite 503. Idle sessions are
+/// also dropped by `sweep()`, which the session service calls on a timer.
 public final class SessionRegistry: Sendable {
     /// Full sweep intervals of idleness after which a session is dropped; the sweep interval is the
     /// idle timeout divided by this, so a session goes between 1 and 1¼ idle timeouts after last use.
@@ -28,6 +31,8 @@ public final class SessionRegistry: Sendable {
     private let logger: Logger
     private let onBuilderActed: @Sendable (Guitar) -> Void
     private let sessions = Mutex<[SessionID: Session]>([:])
+    /// Counts uses, to order sessions by their last one.
+    private let uses = Atomic<UInt64>(0)
     /// Restores in flight, so that concurrent requests with one cookie restore it once.
     private let restoring = Mutex<[SessionID: Task<Session?, any Error>]>([:])
     private let created: AsyncStream<Session>.Continuation
@@ -92,8 +97,12 @@ public final class SessionRegistry: Sendable {
     /// The session with `id` if it is in memory, marked as used.
     public func live(_ id: SessionID) -> Session? {
         let session = sessions.withLock { $0[id] }
-        session?.touch()
+        session?.touch(use: nextUse())
         return session
+    }
+
+    private func nextUse() -> UInt64 {
+        uses.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
     private func restore(_ id: SessionID) async throws -> Session? {
@@ -120,10 +129,21 @@ public final class SessionRegistry: Sendable {
     }
 
     private func add(_ session: Session) throws(Failure) -> Session {
-        let added = sessions.withLock { sessions in
-            guard sessions.count < maxSessions, sessions[session.id] == nil else { return false }
+        session.touch(use: nextUse())
+        let (added, evicted) = sessions.withLock { sessions -> (Bool, [Session]) in
+            guard sessions[session.id] == nil else { return (false, []) }
+            var evicted: [Session] = []
+            if sessions.count >= maxSessions {
+                evicted = Self.leastRecentlyUsed(in: sessions, count: max(maxSessions / 100, 1))
+                for old in evicted { sessions[old.id] = nil }
+            }
+            guard sessions.count < maxSessions else { return (false, evicted) }
             sessions[session.id] = session
-            return true
+            return (true, evicted)
+        }
+        for old in evicted { old.close() }
+        if !evicted.isEmpty {
+            logger.info("Sessions left memory to make room at the cap", metadata: ["count": "\(evicted.count)"])
         }
         guard added else {
             session.close()
@@ -131,6 +151,20 @@ public final class SessionRegistry: Sendable {
         }
         created.yield(session)
         return session
+    }
+
+    /// Up to `count` sessions without an open stream, least recently used first: one scan makes
+    /// room for a hundredth of the cap, so that a flood at the cap costs one scan per hundred.
+    private static func leastRecentlyUsed(in sessions: [SessionID: Session], count: Int) -> [Session] {
+        var idle: [(use: UInt64, session: Session)] = []
+        idle.reserveCapacity(sessions.count)
+        for session in sessions.values {
+            let recency = session.recency
+            if !recency.hasOpenStream { idle.append((recency.lastUse, session)) }
+        }
+        guard idle.count > count else { return idle.map(\.session) }
+        idle.sort { $0.use < $1.use }
+        return idle.prefix(count).map(\.session)
     }
 
     /// One idle sweep: drops from memory the sessions idle for more than `sweepsBeforeDrop`
