@@ -62,6 +62,8 @@ final class LoadRun: Sendable {
                 "--templates", root.appendingPathComponent("Templates").path,
                 // Every simulated customer orders from 127.0.0.1.
                 "--orders-per-hour-per-session", "100000", "--orders-per-hour-per-client", "1000000",
+                // Every simulated browser and kiosk connects from 127.0.0.1.
+                "--max-event-streams-per-client", "100000", "--max-kiosk-streams", "12000",
             ],
             logURL: temporary.appendingPathComponent("luthier.log"))
         let client = LoadHTTPClient(group: group, host: "127.0.0.1", port: port)

@@ -51,6 +51,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Event streams (live pages) open at once at most; past it 503 with Retry-After.")
     var maxEventStreams = 12_000
 
+    @Option(help: "Kiosk displays' event streams at most, apart from the customers' (503 with Retry-After past it).")
+    var maxKioskStreams = 2_000
+
+    @Option(
+        help:
+            "Event streams one client address may hold at once (behind --trust-proxy, from X-Forwarded-For); past it 503 with Retry-After."
+    )
+    var maxEventStreamsPerClient = 200
+
     @Option(help: "Days a stored session (build, cart, checkout) is kept after its last use.")
     var sessionRetentionDays = 30
 
@@ -112,6 +121,10 @@ struct Serve: AsyncParsableCommand {
         guard sessionIdleMinutes > 0 else { throw ValidationError("--session-idle-minutes must be at least 1.") }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard maxKioskStreams > 0 else { throw ValidationError("--max-kiosk-streams must be at least 1.") }
+        guard maxEventStreamsPerClient > 0 else {
+            throw ValidationError("--max-event-streams-per-client must be at least 1.")
+        }
         guard maxEventStreams > 0 else { throw ValidationError("--max-event-streams must be at least 1.") }
         guard ordersPerHourPerSession > 0 else {
             throw ValidationError("--orders-per-hour-per-session must be at least 1.")
@@ -176,6 +189,8 @@ struct Serve: AsyncParsableCommand {
             maxSessions: maxSessions,
             maxConnections: maxConnections,
             maxEventStreams: maxEventStreams,
+            maxKioskStreams: maxKioskStreams,
+            maxEventStreamsPerClient: maxEventStreamsPerClient,
             sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
             discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
             adminToken: try resolvedAdminToken(),

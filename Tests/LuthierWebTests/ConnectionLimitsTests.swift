@@ -29,9 +29,14 @@ struct ConnectionLimitsTests {
             let otherStream = try await app.openEventStream(cookie: other)
             #expect(otherStream.head.status == .ok)
             #expect(await eventually { app.services.hub.openStreams == 3 })
-            let kiosk = try await app.get("/kiosk/events")
-            #expect(kiosk.status == 503)
-            #expect(kiosk.header("retry-after") == "10")
+            let fourth = try await app.get("/events", cookie: try await app.newSession())
+            #expect(fourth.status == 503)
+            #expect(fourth.header("retry-after") == "10")
+            // Kiosk displays have a budget of their own: a full shop does not turn them away.
+            let kiosk = try await app.openEventStream("/kiosk/events", cookie: nil)
+            #expect(kiosk.head.status == .ok)
+            await kiosk.connection.close()
+            #expect(await eventually { app.services.hub.openKioskStreams == 0 })
 
             // A closed stream frees its place.
             await first.connection.close()
@@ -39,6 +44,61 @@ struct ConnectionLimitsTests {
             let again = try await app.openEventStream(cookie: cookie)
             #expect(again.head.status == .ok)
             for stream in [second, otherStream, again] { await stream.connection.close() }
+        }
+    }
+
+    @Test("one client address holds at most its cap of streams; a trusted proxy's X-Forwarded-For tells clients apart")
+    func perClientCap() async throws {
+        try await TestApp.run(configure: {
+            $0.maxEventStreamsPerClient = 3
+            $0.trustProxy = true
+        }) { app in
+            let cookie = try await app.newSession()
+            var open: [EventStreamClient] = []
+            open.append(try await app.openEventStream(cookie: cookie))
+            open.append(try await app.openEventStream(cookie: cookie))
+            open.append(try await app.openEventStream("/kiosk/events", cookie: nil))
+            #expect(open.allSatisfy { $0.head.status == .ok })
+            #expect(await eventually { app.services.hub.streams(ofClient: "127.0.0.1") == 3 })
+
+            let refused = try await app.get("/events", cookie: try await app.newSession())
+            #expect(refused.status == 503)
+            #expect(refused.header("retry-after") == "30")
+            #expect(refused.text.contains("This network address has 3 live pages"), "\(refused.text)")
+            #expect(try await app.get("/kiosk/events").status == 503)
+
+            // Another client behind the trusted proxy has its own share.
+            let other = try await app.openEventStream(
+                "/kiosk/events", cookie: nil, headers: [("X-Forwarded-For", "198.51.100.7, 203.0.113.5")])
+            #expect(other.head.status == .ok)
+            #expect(await eventually { app.services.hub.streams(ofClient: "203.0.113.5") == 1 })
+            for stream in open + [other] { await stream.connection.close() }
+        }
+        // Without --trust-proxy the header is anyone's to forge, and is not believed.
+        try await TestApp.run(configure: { $0.maxEventStreamsPerClient = 1 }) { app in
+            let first = try await app.openEventStream("/kiosk/events", cookie: nil)
+            #expect(first.head.status == .ok)
+            #expect(await eventually { app.services.hub.streams(ofClient: "127.0.0.1") == 1 })
+            let forged = try await app.get("/kiosk/events", headers: [("X-Forwarded-For", "203.0.113.5")])
+            #expect(forged.status == 503)
+            await first.connection.close()
+        }
+    }
+
+    @Test("kiosk displays past their own budget get 503; customers' pages still open")
+    func kioskBudget() async throws {
+        try await TestApp.run(configure: { $0.maxKioskStreams = 2 }) { app in
+            let kiosks = [
+                try await app.openEventStream("/kiosk/events", cookie: nil),
+                try await app.openEventStream("/kiosk/events", cookie: nil),
+            ]
+            #expect(await eventually { app.services.hub.openKioskStreams == 2 })
+            let third = try await app.get("/kiosk/events")
+            #expect(third.status == 503)
+            #expect(third.text.contains("kiosk displays"))
+            let customer = try await app.openEventStream(cookie: try await app.newSession())
+            #expect(customer.head.status == .ok)
+            for stream in kiosks + [customer] { await stream.connection.close() }
         }
     }
 

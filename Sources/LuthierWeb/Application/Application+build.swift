@@ -61,7 +61,9 @@ public func buildApplicationWithServices(
         ),
         hub: EventStreamHub(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
-            maxStreamsPerSession: configuration.maxEventStreamsPerSession),
+            maxStreamsPerSession: configuration.maxEventStreamsPerSession,
+            maxKioskStreams: configuration.maxKioskStreams,
+            maxStreamsPerClient: configuration.maxEventStreamsPerClient),
         connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
         assets: assets,
@@ -155,7 +157,8 @@ public func buildRouter(
         hub: services.hub,
         renderer: services.renderer,
         responses: responses,
-        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
+        origin: origin
     )
     let cart = CartController(sessions: sessions, renderer: services.renderer, responses: responses, forms: forms)
     let admin = AdminController(

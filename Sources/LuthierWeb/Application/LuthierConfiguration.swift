@@ -19,6 +19,10 @@ public struct LuthierConfiguration: Sendable {
     /// Event streams open at once at most, in all and for one session (503 with `Retry-After`).
     public var maxEventStreams: Int
     public var maxEventStreamsPerSession: Int
+    /// Kiosk displays' streams at most, in a budget of their own (they need no session).
+    public var maxKioskStreams: Int
+    /// Streams of every kind one client address may hold at once (503 with `Retry-After` past it).
+    public var maxEventStreamsPerClient: Int
     /// How long a client has to send a request's head (from connecting or the last answer), and
     /// its body after the head; a client slower than that on purpose is disconnected.
     public var requestHeadTimeout: Duration
@@ -69,6 +73,8 @@ public struct LuthierConfiguration: Sendable {
         maxConnections: Int = 16_000,
         maxEventStreams: Int = 12_000,
         maxEventStreamsPerSession: Int = 10,
+        maxKioskStreams: Int = 2_000,
+        maxEventStreamsPerClient: Int = 200,
         requestHeadTimeout: Duration = .seconds(10),
         requestBodyTimeout: Duration = .seconds(10),
         stalledReaderTimeout: Duration = .seconds(30),
@@ -98,6 +104,8 @@ public struct LuthierConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.maxEventStreams = maxEventStreams
         self.maxEventStreamsPerSession = maxEventStreamsPerSession
+        self.maxKioskStreams = maxKioskStreams
+        self.maxEventStreamsPerClient = maxEventStreamsPerClient
         self.requestHeadTimeout = requestHeadTimeout
         self.requestBodyTimeout = requestBodyTimeout
         self.stalledReaderTimeout = stalledReaderTimeout

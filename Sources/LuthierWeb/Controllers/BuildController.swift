@@ -72,7 +72,8 @@ struct BuildController: Sendable {
                 for: request
             )
         }
-        if let refusal = hub.refusal(sessionStreams: session.openStreamCount) {
+        let client = sessions.origin.clientAddress(of: request, channel: context.channel)
+        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) {
             return responses.error(refusal, for: request)
         }
         let connection = EventStreamConnection(
@@ -80,7 +81,8 @@ struct BuildController: Sendable {
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
-            start: .of(request, in: session.fragments)
+            start: .of(request, in: session.fragments),
+            client: client
         )
         return EventStreamResponse.make(connection)
     }

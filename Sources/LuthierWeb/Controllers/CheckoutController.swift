@@ -160,7 +160,8 @@ struct CheckoutController: Sendable {
         } catch {
             return responses.error(error, for: request)
         }
-        if let refusal = hub.refusal() { return responses.error(refusal, for: request) }
+        let client = sessions.origin.clientAddress(of: request, channel: context.channel)
+        if let refusal = hub.refusal(client: client) { return responses.error(refusal, for: request) }
         let render = renderer
         func stages(_ order: Order) -> Fragment {
             Fragment(
@@ -192,6 +193,7 @@ struct CheckoutController: Sendable {
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
+            client: client,
             closed: {
                 follower.cancel()
                 fragments.finish()

@@ -36,15 +36,19 @@ struct EventStreamConnection: Sendable {
     let opened: @Sendable () -> Void
     let closed: @Sendable () -> Void
     let start: Start
+    /// The budget it counts in and the client address it counts for.
+    let kind: EventStreamHub.Kind
+    let client: String
 
     /// The stream of a session: it keeps the session in use while it is open.
     init(
         session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int, peerClosed: EventLoopFuture<Void>?,
-        start: Start = .fresh
+        start: Start = .fresh, client: String = ""
     ) {
         self.init(
             fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: peerClosed, start: start, opened: { session.streamOpened() }, closed: { session.streamClosed() }
+            peerClosed: peerClosed, start: start, client: client, opened: { session.streamOpened() },
+            closed: { session.streamClosed() }
         )
     }
 
@@ -54,10 +58,14 @@ struct EventStreamConnection: Sendable {
         reconnectDelayMilliseconds: Int,
         peerClosed: EventLoopFuture<Void>?,
         start: Start = .fresh,
+        kind: EventStreamHub.Kind = .shop,
+        client: String = "",
         opened: @escaping @Sendable () -> Void = {},
         closed: @escaping @Sendable () -> Void = {}
     ) {
         self.start = start
+        self.kind = kind
+        self.client = client
         self.fragments = fragments
         self.hub = hub
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
@@ -72,7 +80,7 @@ struct EventStreamConnection: Sendable {
             try await writer.finish(nil)
             return
         }
-        let hubID = hub.register(waker)
+        let hubID = hub.register(waker, kind: kind, client: client)
         opened()
         defer {
             waker.finish()

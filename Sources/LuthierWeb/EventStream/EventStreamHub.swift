@@ -7,34 +7,79 @@ import Synchronization
 /// `slices` times per interval reaches every stream once per interval without waking them all at
 /// once (at ten thousand streams, that burst alone delayed customers' changes by a tenth of a
 /// second).
+///
+/// It also holds the caps: streams in all, for one session's tabs, and for one client address (so
+/// that one client cannot hold every stream), with the kiosk displays in a budget of their own
+/// (they need no session, so they would otherwise be the easy way to fill the shop's budget).
 public final class EventStreamHub: Sendable {
+    /// Which budget a stream counts in.
+    public enum Kind: Sendable {
+        /// A customer's page: the session's stream, an order's.
+        case shop
+        /// A kiosk display.
+        case kiosk
+    }
+
+    private struct Stream {
+        var waker: AsyncStream<Void>.Continuation
+        var kind: Kind
+        var client: String
+    }
+
     private struct State {
         var heartbeat = 0
-        var streams: [Int: AsyncStream<Void>.Continuation] = [:]
+        var streams: [Int: Stream] = [:]
         var nextID = 0
+        var kioskStreams = 0
+        var perClient: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
     /// How many beats make one round of every stream.
     public let slices: Int
-    /// Event streams open at once at most, in all and for one session; more are answered 503.
+    /// Customers' event streams open at once at most, in all and for one session; more are answered 503.
     public let maxStreams: Int
     public let maxStreamsPerSession: Int
+    /// Kiosk streams open at once at most, apart from the customers'.
+    public let maxKioskStreams: Int
+    /// Streams of both kinds one client address may hold at once.
+    public let maxStreamsPerClient: Int
 
-    public init(slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max) {
+    public init(
+        slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
+        maxStreamsPerClient: Int = .max
+    ) {
         self.slices = max(slices, 1)
         self.maxStreams = max(maxStreams, 1)
         self.maxStreamsPerSession = max(maxStreamsPerSession, 1)
+        self.maxKioskStreams = max(maxKioskStreams, 1)
+        self.maxStreamsPerClient = max(maxStreamsPerClient, 1)
     }
 
-    /// Why a new stream may not open now (nil when it may): the server, or the session's tabs,
-    /// already hold as many streams as allowed. Checked before opening, so the cap may be passed
-    /// by the few streams opening at the same instant, never by more.
-    func refusal(sessionStreams: Int? = nil) -> UserFacingError? {
-        if openStreams >= maxStreams {
+    /// Why a new stream may not open now (nil when it may): its budget, its client or the
+    /// session's tabs already hold as many streams as allowed. Checked before opening, so a cap
+    /// may be passed by the few streams opening at the same instant, never by more.
+    func refusal(kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil) -> UserFacingError? {
+        let (kindCount, clientCount) = state.withLock { state in
+            (
+                kind == .kiosk ? state.kioskStreams : state.streams.count - state.kioskStreams,
+                client.map { state.perClient[$0] ?? 0 } ?? 0
+            )
+        }
+        if kindCount >= (kind == .kiosk ? maxKioskStreams : maxStreams) {
             return UserFacingError(
-                .serviceUnavailable, "Too many live pages are open right now; this one will reconnect shortly.",
+                .serviceUnavailable,
+                kind == .kiosk
+                    ? "Too many kiosk displays are open right now; this one will reconnect shortly."
+                    : "Too many live pages are open right now; this one will reconnect shortly.",
                 retryAfter: 10)
+        }
+        if client != nil, clientCount >= maxStreamsPerClient {
+            return UserFacingError(
+                .serviceUnavailable,
+                "This network address has \(clientCount) live pages of the shop open, the most allowed; close one "
+                    + "to follow this one live.",
+                retryAfter: 30)
         }
         if let sessionStreams, sessionStreams >= maxStreamsPerSession {
             return UserFacingError(
@@ -46,23 +91,36 @@ public final class EventStreamHub: Sendable {
         return nil
     }
 
+    /// Streams one client address holds now.
+    public func streams(ofClient client: String) -> Int { state.withLock { $0.perClient[client] ?? 0 } }
+
+    /// Kiosk streams open now.
+    public var openKioskStreams: Int { state.withLock { $0.kioskStreams } }
+
     /// Open event streams right now.
     public var openStreams: Int { state.withLock { $0.streams.count } }
 
     /// Increases on every heartbeat tick; a stream sends a comment when it sees a newer one.
     public var heartbeat: Int { state.withLock { $0.heartbeat } }
 
-    func register(_ waker: AsyncStream<Void>.Continuation) -> Int {
+    func register(_ waker: AsyncStream<Void>.Continuation, kind: Kind = .shop, client: String = "") -> Int {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.streams[id] = waker
+            state.streams[id] = Stream(waker: waker, kind: kind, client: client)
+            if kind == .kiosk { state.kioskStreams += 1 }
+            state.perClient[client, default: 0] += 1
             return id
         }
     }
 
     func unregister(_ id: Int) {
-        _ = state.withLock { $0.streams.removeValue(forKey: id) }
+        state.withLock { state in
+            guard let stream = state.streams.removeValue(forKey: id) else { return }
+            if stream.kind == .kiosk { state.kioskStreams -= 1 }
+            let left = (state.perClient[stream.client] ?? 1) - 1
+            state.perClient[stream.client] = left > 0 ? left : nil
+        }
     }
 
     /// Marks a heartbeat due and wakes the streams of the next slice (every stream, with one).
@@ -70,7 +128,7 @@ public final class EventStreamHub: Sendable {
         state.withLock { state in
             let slice = state.heartbeat % slices
             state.heartbeat += 1
-            for (id, waker) in state.streams where id % slices == slice { waker.yield() }
+            for (id, stream) in state.streams where id % slices == slice { stream.waker.yield() }
         }
     }
 }

@@ -12,6 +12,8 @@ struct KioskController: Sendable {
     /// The base `retry:` hint; each kiosk stream adds a random part of up to as much again, so
     /// that screens reconnecting after a restart do not all arrive at once.
     let reconnectDelayMilliseconds: Int
+    /// Names the client, for the streams it may hold.
+    let origin: RequestOrigin
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -29,14 +31,17 @@ struct KioskController: Sendable {
 
     /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        if let refusal = hub.refusal() { return responses.error(refusal, for: request) }
+        let client = origin.clientAddress(of: request, channel: context.channel)
+        if let refusal = hub.refusal(kind: .kiosk, client: client) { return responses.error(refusal, for: request) }
         let connection = EventStreamConnection(
             fragments: showroom.kioskFragments,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds
                 + Int.random(in: 0...max(0, reconnectDelayMilliseconds)),
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
-            start: .of(request, in: showroom.kioskFragments)
+            start: .of(request, in: showroom.kioskFragments),
+            kind: .kiosk,
+            client: client
         )
         return EventStreamResponse.make(connection)
     }
