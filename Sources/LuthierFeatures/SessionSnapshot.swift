@@ -39,6 +39,16 @@ public struct SessionSnapshot: Hashable, Sendable, Codable {
     }
 }
 
+extension SessionSnapshot {
+    /// Whether the session holds something a customer would come back for: a cart, a code, a
+    /// checkout or an order. A session that only tried a few options is an anonymous leftover,
+    /// kept a day rather than the full retention, so that a flood of anonymous posts does not
+    /// fill the store for a month.
+    public var isWorthKeeping: Bool {
+        !cart.isEmpty || discount != nil || checkout != nil || settledCheckoutID != nil
+    }
+}
+
 /// A checkout as the customer left it: what it is for, the choices made, and its order if placed.
 public struct CheckoutSnapshot: Hashable, Sendable, Codable {
     public var checkout: Checkout

@@ -12,7 +12,10 @@ extension SessionStore {
             save: { key, revision, snapshot in
                 try await store.saveSession(key: key, revision: revision, snapshot: snapshot)
             },
-            deleteUnused: { date in try await store.deleteSessions(unusedBefore: date) }
+            delete: { key in try await store.deleteSession(key: key) },
+            deleteUnused: { before, leftoverBefore in
+                try await store.deleteSessions(unusedBefore: before, leftoversUnusedBefore: leftoverBefore)
+            }
         )
     }
 }

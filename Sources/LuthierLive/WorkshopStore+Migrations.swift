@@ -51,6 +51,11 @@ extension WorkshopStore {
         migrator.registerMigration("v3-order-stages") { db in
             try migrateToOrderStages(db)
         }
+        // v4: whether a stored session is worth keeping for the full retention, or is an
+        // anonymous leftover kept a day. Sessions stored before are kept as they were.
+        migrator.registerMigration("v4-session-leftovers") { db in
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN worth_keeping INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 

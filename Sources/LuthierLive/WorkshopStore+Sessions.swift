@@ -15,7 +15,9 @@ extension WorkshopStore {
                 let stored = try DatabaseValue.fetchOne(
                     db, sql: "SELECT snapshot FROM sessions WHERE key = ?", arguments: [key])
             else { return nil }
-            guard let snapshot = String.fromDatabaseValue(stored).flatMap(Self.decodeSession) else {
+            let text = String.fromDatabaseValue(stored)
+            if text == Self.tombstone { return nil }
+            guard let snapshot = text.flatMap(Self.decodeSession) else {
                 try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key])
                 return nil
             }
@@ -38,22 +40,49 @@ extension WorkshopStore {
         try await writer.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO sessions (key, revision, snapshot, created_at, used_at) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (key) DO UPDATE SET
-                        revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at
+                        revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                        worth_keeping = excluded.worth_keeping
                     WHERE excluded.revision > sessions.revision
                     """,
-                arguments: [key, revision, text, time, time]
+                arguments: [key, revision, text, time, time, snapshot.isWorthKeeping]
             )
         }
     }
 
-    /// Deletes every session last used before `date`, and says how many went.
-    func deleteSessions(unusedBefore date: Date) async throws -> Int {
-        let cutoff = Self.milliseconds(date)
+    /// Deletes every session last used before `date`, and the leftovers (not worth keeping, as
+    /// the snapshot said when it was saved) last used before `leftoverDate`; says how many went.
+    func deleteSessions(unusedBefore date: Date, leftoversUnusedBefore leftoverDate: Date) async throws -> Int {
+        let (cutoff, leftoverCutoff) = (Self.milliseconds(date), Self.milliseconds(leftoverDate))
         return try await writer.write { db in
-            try db.execute(sql: "DELETE FROM sessions WHERE used_at < ?", arguments: [cutoff])
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE used_at < ? OR (worth_keeping = 0 AND used_at < ?)",
+                arguments: [cutoff, leftoverCutoff])
             return db.changesCount
+        }
+    }
+
+    /// What a deleted session's row holds until it expires: a save of that key still in flight
+    /// (a background save that read the old id before it was replaced) has a lower revision and
+    /// changes nothing, so the old id can never come back to life.
+    static let tombstone = "replaced"
+
+    /// Deletes the session stored under `key`, for good: its row becomes a tombstone with the
+    /// highest revision, read as no session, and expires like any leftover.
+    func deleteSession(key: String) async throws {
+        let time = Self.milliseconds(now())
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+                    VALUES (?, ?, ?, ?, ?, 0)
+                    ON CONFLICT (key) DO UPDATE SET
+                        revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                        worth_keeping = 0
+                    """,
+                arguments: [key, Int64.max, Self.tombstone, time, time])
         }
     }
 

@@ -121,25 +121,70 @@ import Testing
         now.value = Self.start.addingTimeInterval(10 * Self.day)
         #expect(try await sessions.load("kept") == snapshot)
         // Nothing was used before the start.
-        #expect(try await sessions.deleteUnused(Self.start) == 0)
+        #expect(try await sessions.deleteUnused(Self.start, .distantPast) == 0)
         #expect(try store.rowCount(in: "sessions") == 3)
         // Two were last used at the start, one was loaded ten days later.
-        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(Self.day)) == 2)
+        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(Self.day), .distantPast) == 2)
         #expect(try await sessions.load("dropped") == nil)
         #expect(try await sessions.load("kept") == snapshot)
         #expect(try store.rowCount(in: "sessions") == 1)
         // Saving marks it used too.
         now.value = Self.start.addingTimeInterval(20 * Self.day)
         try await sessions.save("kept", 2, snapshot)
-        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(15 * Self.day)) == 0)
-        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(21 * Self.day)) == 1)
+        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(15 * Self.day), .distantPast) == 0)
+        #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(21 * Self.day), .distantPast) == 1)
+    }
+
+    @Test func anonymousLeftoversGoAfterADayWhatIsWorthKeepingStays() async throws {
+        let now = MovableNow(Self.start)
+        let (store, sessions) = try Self.makeStores(now: now)
+        let leftover = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .sky), revision: 1)
+        let withCart = SessionSnapshot(
+            orderKey: "o", analyticsKey: "a", cart: Cart(lines: [CartLine(guitar: .standard, quantity: 1)]),
+            revision: 1)
+        #expect(!leftover.isWorthKeeping)
+        #expect(withCart.isWorthKeeping)
+        try await sessions.save("leftover", 1, leftover)
+        try await sessions.save("cart", 1, withCart)
+        now.value = Self.start.addingTimeInterval(2 * Self.day)
+        let monthAgo = now.value.addingTimeInterval(-30 * Self.day)
+        let dayAgo = now.value.addingTimeInterval(-Self.day)
+        #expect(try await sessions.deleteUnused(monthAgo, dayAgo) == 1)
+        #expect(try await sessions.load("leftover") == nil)
+        #expect(try await sessions.load("cart") == withCart)
+        // A leftover that becomes worth keeping is kept from then on.
+        try await sessions.save("grown", 1, leftover)
+        try await sessions.save("grown", 2, withCart)
+        now.value = now.value.addingTimeInterval(3 * Self.day)
+        #expect(try await sessions.deleteUnused(monthAgo, now.value.addingTimeInterval(-Self.day)) == 0)
+        #expect(try store.rowCount(in: "sessions") == 2)
+    }
+
+    @Test func aDeletedSessionIsGone() async throws {
+        let (store, sessions) = try Self.makeStores()
+        let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+        try await sessions.save("old-id", 1, snapshot)
+        try await sessions.save("other", 1, snapshot)
+        try await sessions.delete("old-id")
+        #expect(try await sessions.load("old-id") == nil)
+        // A save of the old id still in flight changes nothing: it stays gone.
+        try await sessions.save("old-id", 2, snapshot)
+        #expect(try await sessions.load("old-id") == nil)
+        #expect(try await sessions.load("other") == snapshot)
+        // The tombstone expires with the leftovers; the other (worth keeping or not) is kept by
+        // the full retention.
+        #expect(try store.rowCount(in: "sessions") == 2)
+        #expect(try await sessions.deleteUnused(.distantPast, .distantFuture) == 2)
     }
 
     @Test(arguments: ["not json", "{\"format\":1}", "", "[]"])
     func anUnreadableSessionIsDeletedAndReadsAsNone(stored: String) async throws {
         let (store, sessions) = try Self.makeStores()
         let text = stored.replacingOccurrences(of: "'", with: "''")
-        try store.execute(sql: "INSERT INTO sessions VALUES ('bad', 1, '\(text)', 0, 0)")
+        try store.execute(
+            sql:
+                "INSERT INTO sessions (key, revision, snapshot, created_at, used_at) VALUES ('bad', 1, '\(text)', 0, 0)"
+        )
         #expect(try await sessions.load("bad") == nil)
         #expect(try store.rowCount(in: "sessions") == 0)
         // The customer starts afresh under the same key, from any revision.

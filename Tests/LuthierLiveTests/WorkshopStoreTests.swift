@@ -9,6 +9,7 @@ import Testing
     static let tables: Set<String> = ["wood_stock", "orders", "order_lines", "sessions", "analytics_events"]
     static let migrations = [
         "v1-wood-stock-and-orders", "v2-order-lines-discounts-sessions-analytics", "v3-order-stages",
+        "v4-session-leftovers",
     ]
 
     // MARK: - Opening and migrations

@@ -19,8 +19,9 @@ struct CheckoutControllerTests {
     // MARK: helpers
 
     /// Builds `guitar` in a new session and checks out with a script post; returns the cookie.
-    static func checkedOut(_ app: TestApp, guitar form: String = longV) async throws -> String {
-        let cookie = try await app.newSession()
+    static func checkedOut(_ app: TestApp, guitar form: String = longV, planted: String? = nil) async throws -> String {
+        var cookie = planted ?? ""
+        if planted == nil { cookie = try await app.newSession() }
         if !form.isEmpty {
             let change = try await app.scriptPost(form: form, cookie: cookie)
             try #require(change.status == 204, "\(change)")

@@ -114,7 +114,13 @@ struct FuzzTests {
                 expiredCode: "OLD20",
                 orders: OrderBook()
             )
-            let recorder = FuzzRecorder(seed: seed)
+            let registry = app.services.registry
+            let recorder = FuzzRecorder(seed: seed, jar: app.jar) { sent, set in
+                guard let sent = SessionID(rawValue: sent), let set = SessionID(rawValue: set),
+                    let session = registry.live(sent)
+                else { return false }
+                return registry.live(set) === session
+            }
             let watchdog = FuzzWatchdog(seed: seed)
             let server = InProcessServer(app: app)
             let fuzzStarted = ContinuousClock.now
@@ -185,12 +191,14 @@ struct FuzzTests {
     /// After the run: the server answers, a new visitor can still build, and every pool session
     /// is still the same session (restored from the store if the sweep dropped it).
     static func checkStillServing(_ app: TestApp, pool: [String], seed: UInt64) async throws {
+        print("Fuzz: \(app.jar.count) session ids replaced by orders")
         let health = try await app.get("/healthz")
         #expect(health.status == 200, "seed \(hex(seed)): /healthz after the run: \(health)")
         let cookie = try await app.newSession()
         let post = try await app.scriptPost(form: "shape=sharpV", cookie: cookie)
         #expect(post.status == 204, "seed \(hex(seed)): a valid post after the run: \(post)")
         for session in pool {
+            // The pool session as its browser would send it: its newest id (orders replace it).
             let page = try await app.get("/cart", cookie: session)
             #expect(page.status == 200, "seed \(hex(seed)): the cart of a pool session: \(page)")
             #expect(page.headers["Set-Cookie"].isEmpty, "seed \(hex(seed)): a pool session was replaced")

@@ -23,7 +23,7 @@ struct KioskControllerTests {
     static func openStream(_ app: TestApp, _ path: String, cookie: String? = nil) async throws -> EventStreamClient {
         let headers = cookie.map { [(name: "Cookie", value: "\(TestApp.cookieName)=\($0)")] } ?? []
         let connection = try await HTTPTestConnection.open(
-            port: app.port, request: TestRequest(method: .GET, path: path, headers: headers))
+            port: app.port, request: TestRequest(method: .GET, path: path, headers: app.jar.rewrite(headers)))
         let head = try await connection.head()
         return EventStreamClient(connection: connection, head: head)
     }

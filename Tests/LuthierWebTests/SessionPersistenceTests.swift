@@ -45,7 +45,8 @@ struct SessionPersistenceTests {
         }
 
         let secondShop = try TestShop(path: path)
-        try await TestApp.run(
+        // Ordering gives the session a new id: the browser keeps the newest cookie.
+        let newest = try await TestApp.run(
             configure: CartControllerTests.configure,
             environment: secondShop.environment(clock:)
         ) { app in
@@ -73,6 +74,8 @@ struct SessionPersistenceTests {
             // And it carries on: ordering works and empties the cart.
             #expect(try await app.scriptPost("/checkout/order", form: "", cookie: cookie).status == 204)
             #expect(try await CartControllerTests.cartPage(app, cookie: cookie).lineIDs == [])
+            #expect(app.jar.current(of: cookie) != cookie)
+            return app.jar.current(of: cookie)
         }
 
         // A third start still knows the order was placed, and does not take it out of the cart twice.
@@ -81,9 +84,13 @@ struct SessionPersistenceTests {
             configure: CartControllerTests.configure,
             environment: thirdShop.environment(clock:)
         ) { app in
-            let checkout = try await CheckoutControllerTests.checkoutPage(app, cookie: cookie)
+            let checkout = try await CheckoutControllerTests.checkoutPage(app, cookie: newest)
             #expect(checkout.html.contains("Congratulations!"))
-            #expect(try await CartControllerTests.cartPage(app, cookie: cookie).lineIDs == [])
+            #expect(try await CartControllerTests.cartPage(app, cookie: newest).lineIDs == [])
+            // The id from before the order works no more.
+            let old = try await app.request(
+                .GET, "/checkout", headers: [("Cookie", "\(TestApp.cookieName)=\(cookie)")], followingRotations: false)
+            #expect(old.status == 303)
         }
     }
 

@@ -11,16 +11,21 @@ public struct SessionStore: Sendable {
     public var load: @Sendable (_ key: String) async throws -> SessionSnapshot?
     /// Stores `snapshot` as revision `revision` of the session, unless a newer one is stored.
     public var save: @Sendable (_ key: String, _ revision: Int, _ snapshot: SessionSnapshot) async throws -> Void
-    /// Deletes every session last used before the date, and says how many went.
-    public var deleteUnused: @Sendable (_ before: Date) async throws -> Int
+    /// Deletes the session stored under `key` (its id was replaced: the old one must stop working).
+    public var delete: @Sendable (_ key: String) async throws -> Void
+    /// Deletes every session last used before `before`, and those not worth keeping
+    /// (`SessionSnapshot.isWorthKeeping`) last used before `leftoverBefore`; says how many went.
+    public var deleteUnused: @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int
 
     public init(
         load: @escaping @Sendable (_ key: String) async throws -> SessionSnapshot?,
         save: @escaping @Sendable (_ key: String, _ revision: Int, _ snapshot: SessionSnapshot) async throws -> Void,
-        deleteUnused: @escaping @Sendable (_ before: Date) async throws -> Int
+        delete: @escaping @Sendable (_ key: String) async throws -> Void,
+        deleteUnused: @escaping @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int
     ) {
         self.load = load
         self.save = save
+        self.delete = delete
         self.deleteUnused = deleteUnused
     }
 }

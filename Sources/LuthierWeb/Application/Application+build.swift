@@ -78,6 +78,7 @@ public func buildApplicationWithServices(
         sweepInterval: max(configuration.sessionIdleTimeout / SessionRegistry.sweepsBeforeDrop, .milliseconds(10)),
         heartbeatInterval: configuration.heartbeatInterval / configuration.heartbeatSlices,
         retention: configuration.sessionRetention,
+        leftoverRetention: configuration.leftoverSessionRetention,
         expiryInterval: configuration.sessionExpiryInterval,
         logger: logger
     )

@@ -41,6 +41,9 @@ public struct LuthierConfiguration: Sendable {
     public var staticCacheControl: String
     /// How long a stored session is kept after its last use (and how long the cookie lives).
     public var sessionRetention: Duration
+    /// How long a stored session that holds nothing worth keeping (an anonymous visitor who only
+    /// tried some options) is kept after its last use.
+    public var leftoverSessionRetention: Duration
     /// How often stored sessions past their retention are deleted.
     public var sessionExpiryInterval: Duration
     /// The discount codes customers can apply to a cart.
@@ -82,6 +85,7 @@ public struct LuthierConfiguration: Sendable {
         maxFormBytes: Int = 16 * 1024,
         staticCacheControl: String = "public, max-age=300",
         sessionRetention: Duration = .seconds(30 * 24 * 3_600),
+        leftoverSessionRetention: Duration = .seconds(24 * 3_600),
         sessionExpiryInterval: Duration = .seconds(3_600),
         discountCodes: [DiscountCode] = [],
         adminToken: String? = nil,
@@ -113,6 +117,7 @@ public struct LuthierConfiguration: Sendable {
         self.maxFormBytes = maxFormBytes
         self.staticCacheControl = staticCacheControl
         self.sessionRetention = sessionRetention
+        self.leftoverSessionRetention = leftoverSessionRetention
         self.sessionExpiryInterval = sessionExpiryInterval
         self.discountCodes = discountCodes
         self.adminToken = adminToken

@@ -97,12 +97,14 @@ struct CheckoutController: Sendable {
             let taken =
                 model.latestState.order == nil
                 ? try orderLimits.take(
-                    session: session.id.rawValue,
+                    session: session.orderKey,
                     client: sessions.origin.clientAddress(of: request, channel: context.channel))
                 : nil
             do {
                 try await model.placeOrder()
                 await session.cart.settle(model.checkout)
+                // A new id once an order is placed: one planted before stops working here.
+                if taken != nil { await sessions.rotate(session, once: model.checkout.id) }
             } catch let failure as CheckoutViewModel.OrderFailure {
                 taken?.giveBack()
                 switch failure {

@@ -57,7 +57,7 @@ struct SessionResolver: Sendable {
                 throw UserFacingError(
                     .serviceUnavailable, "Your change could not be saved; please try again.", retryAfter: 5)
             }
-            if isNew { response.setCookie(cookie(for: session, request: request)) }
+            if isNew || carriesOldID(request, session) { response.setCookie(cookie(for: session, request: request)) }
             return response
         } catch let error as UserFacingError {
             return responses.error(error, for: request)
@@ -75,11 +75,28 @@ struct SessionResolver: Sendable {
             // from it can only send a change again, never miss one.
             let version = session.fragments.version
             var response = responses.page(render(session), version: version)
-            if isNew { response.setCookie(cookie(for: session, request: request)) }
+            if isNew || carriesOldID(request, session) { response.setCookie(cookie(for: session, request: request)) }
             return response
         } catch {
             return responses.error(error, for: request)
         }
+    }
+
+    /// Gives the session a new id (after an order); the answer then carries it, as every answer
+    /// to a request with a replaced id does. A failure to store the new id is logged and the old
+    /// id kept: the order stands either way.
+    func rotate(_ session: Session, once occasion: String) async {
+        do {
+            try await registry.rotate(session, once: occasion)
+        } catch {
+            registry.logger.error("A session's id could not be replaced after an order")
+        }
+    }
+
+    /// Whether the request came with an id its session no longer has (replaced after an order,
+    /// still in its grace): its answer carries the current one.
+    private func carriesOldID(_ request: Request, _ session: Session) -> Bool {
+        request.cookies[Self.cookieName].map { $0.value != session.id.rawValue } ?? false
     }
 
     /// A script's post gets "no content"; a plain form post is redirected (post, redirect, get).

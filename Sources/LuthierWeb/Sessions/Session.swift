@@ -16,7 +16,12 @@ public final class Session: Sendable {
         var lastUse: UInt64 = 0
     }
 
-    public let id: SessionID
+    /// The id its cookie carries. It is replaced when an order is placed (`SessionRegistry.rotate`),
+    /// so an id planted in a customer's browser before does not follow the customer past it.
+    public var id: SessionID { identity.withLock { $0 } }
+    private let identity: Mutex<SessionID>
+    /// What the id was last replaced for (the checkout whose order was placed).
+    private let rotation = Mutex<String?>(nil)
     /// An anonymous key, separate from the cookie, stored with the session's orders so that the
     /// session can see them without their link (the cookie value itself is never stored).
     public let orderKey: String
@@ -50,7 +55,7 @@ public final class Session: Sendable {
         logger: Logger,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
-        self.id = id
+        identity = Mutex(id)
         self.onBuilderActed = onBuilderActed
         orderKey = snapshot.orderKey
         analyticsKey = snapshot.analyticsKey
@@ -107,11 +112,30 @@ public final class Session: Sendable {
     /// Saves the session as it is now. The routes call it after every accepted change and answer
     /// only once it is stored: what the server said yes to survives a crash.
     func save() async throws {
-        let snapshot = revision.withLock { revision in
+        let (key, snapshot) = revision.withLock { revision in
             revision += 1
-            return self.snapshot(revision: revision)
+            return (identity.withLock { $0.storageKey }, self.snapshot(revision: revision))
         }
-        try await store.save(id.storageKey, snapshot.revision, snapshot)
+        try await store.save(key, snapshot.revision, snapshot)
+    }
+
+    /// The one rotation of the id for `occasion`: the first caller gets the old and the new id,
+    /// already in force (so a concurrent caller, which gets nil, reads the new id at once).
+    func claimRotation(for occasion: String) -> (old: SessionID, new: SessionID)? {
+        rotation.withLock { last in
+            guard last != occasion else { return nil }
+            last = occasion
+            let old = id
+            let new = SessionID.random()
+            replaceID(with: new)
+            return (old, new)
+        }
+    }
+
+    /// Gives the session a new id, taken under the same lock as a save's revision: a save either
+    /// went out under the old id before, or goes out under the new one after.
+    func replaceID(with new: SessionID) {
+        revision.withLock { _ in identity.withLock { $0 = new } }
     }
 
     /// Saves after a change the customer did not post (a rate arriving, an order confirmed), when

@@ -28,16 +28,25 @@ public final class SessionRegistry: Sendable {
     private let renderer: PageRenderer
     private let environment: LuthierEnvironment
     private let discounts: [DiscountCode]
-    private let logger: Logger
+    let logger: Logger
     private let onBuilderActed: @Sendable (Guitar) -> Void
     private let sessions = Mutex<[SessionID: Session]>([:])
     /// Counts uses, to order sessions by their last one.
     private let uses = Atomic<UInt64>(0)
+    /// Ids replaced by a rotation, with their session and the end of their grace.
+    private let retired = Mutex<[SessionID: (session: Session, until: Duration)]>([:])
+    /// Time since the registry was made, on the environment's clock.
+    private let elapsed: @Sendable () -> Duration
     /// Restores in flight, so that concurrent requests with one cookie restore it once.
     private let restoring = Mutex<[SessionID: Task<Session?, any Error>]>([:])
     private let created: AsyncStream<Session>.Continuation
     /// Sessions as they are created or restored, for the service that runs their output drivers.
     let newSessions: AsyncStream<Session>
+
+    /// How long a replaced id still finds its session (in memory only): posts a browser sent
+    /// before the answer with the new cookie arrived (a double click, another tab) land in the
+    /// session and carry the new cookie back, instead of starting an empty one.
+    public static let rotationGrace = Duration.seconds(10)
 
     public init(
         maxSessions: Int,
@@ -47,6 +56,7 @@ public final class SessionRegistry: Sendable {
         logger: Logger = Logger(label: "luthier.sessions"),
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
+        elapsed = Self.stopwatch(environment.clock)
         self.onBuilderActed = onBuilderActed
         self.maxSessions = maxSessions
         self.renderer = renderer
@@ -96,9 +106,28 @@ public final class SessionRegistry: Sendable {
 
     /// The session with `id` if it is in memory, marked as used.
     public func live(_ id: SessionID) -> Session? {
-        let session = sessions.withLock { $0[id] }
+        let session = sessions.withLock { $0[id] } ?? retiredSession(id)
         session?.touch(use: nextUse())
         return session
+    }
+
+    /// Time since now on `clock`, as a closure (opens the existential clock once).
+    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    /// The session of a replaced id still in its grace.
+    private func retiredSession(_ id: SessionID) -> Session? {
+        let now = elapsed()
+        return retired.withLock { retired in
+            guard let entry = retired[id] else { return nil }
+            guard entry.until > now else {
+                retired[id] = nil
+                return nil
+            }
+            return entry.session
+        }
     }
 
     private func nextUse() -> UInt64 {
@@ -167,10 +196,43 @@ public final class SessionRegistry: Sendable {
         return idle.prefix(count).map(\.session)
     }
 
+    /// Gives `session` a new id (after an order): saved under the new one, the old one deleted for
+    /// good, so a cookie value planted or seen before stops working. The session's state, streams
+    /// and tabs carry on; the answer sets the new cookie. If the new id cannot be saved, the old
+    /// one stays (the order stands either way) and the failure is thrown.
+    ///
+    /// Once per `occasion` (the checkout whose order was placed): concurrent posts of one order
+    /// (a double click, two tabs) rotate once, and each answer carries the id the session has then.
+    @discardableResult
+    public func rotate(_ session: Session, once occasion: String) async throws -> SessionID {
+        guard let (old, new) = session.claimRotation(for: occasion) else { return session.id }
+        sessions.withLock { sessions in
+            sessions[old] = nil
+            sessions[new] = session
+        }
+        let until = elapsed() + Self.rotationGrace
+        retired.withLock { $0[old] = (session, until) }
+        do {
+            try await session.save()
+        } catch {
+            session.replaceID(with: old)
+            retired.withLock { $0[old] = nil }
+            sessions.withLock { sessions in
+                sessions[new] = nil
+                sessions[old] = session
+            }
+            throw error
+        }
+        try await environment.sessions.delete(old.storageKey)
+        return new
+    }
+
     /// One idle sweep: drops from memory the sessions idle for more than `sweepsBeforeDrop`
     /// sweeps in a row. Their state is already stored; the cookie brings them back.
     @discardableResult
     public func sweep() -> Int {
+        let now = elapsed()
+        retired.withLock { retired in retired = retired.filter { $0.value.until > now } }
         let dropped = sessions.withLock { sessions in
             let idle = sessions.values.filter { $0.sweep(limit: Self.sweepsBeforeDrop) }
             for session in idle { sessions[session.id] = nil }

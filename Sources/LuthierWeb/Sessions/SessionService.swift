@@ -15,6 +15,8 @@ struct SessionService: Service {
     let heartbeatInterval: Duration
     /// How long a stored session is kept after its last use.
     let retention: Duration
+    /// How long one that holds nothing worth keeping (no cart, code, checkout or order) is kept.
+    let leftoverRetention: Duration
     /// How often stored sessions past `retention` are deleted.
     let expiryInterval: Duration
     let logger: Logger
@@ -39,11 +41,14 @@ struct SessionService: Service {
         }
     }
 
-    /// Deletes stored sessions unused for longer than `retention`.
+    /// Deletes stored sessions unused for longer than `retention`, and anonymous leftovers
+    /// (nothing worth keeping) unused for longer than `leftoverRetention`.
     func deleteExpiredSessions() async {
-        let cutoff = environment.now().addingTimeInterval(-retention.seconds)
+        let now = environment.now()
+        let cutoff = now.addingTimeInterval(-retention.seconds)
+        let leftoverCutoff = now.addingTimeInterval(-min(leftoverRetention, retention).seconds)
         do {
-            let deleted = try await environment.sessions.deleteUnused(cutoff)
+            let deleted = try await environment.sessions.deleteUnused(cutoff, leftoverCutoff)
             if deleted > 0 { logger.info("Deleted expired sessions", metadata: ["count": "\(deleted)"]) }
         } catch {
             logger.error("Expired sessions could not be deleted", metadata: ["error": "\(error)"])

@@ -54,7 +54,11 @@ extension SessionStore {
                 Issue.record("unexpected sessions.save call")
                 throw CancellationError()
             },
-            deleteUnused: { _ in
+            delete: { _ in
+                Issue.record("unexpected sessions.delete call")
+                throw CancellationError()
+            },
+            deleteUnused: { _, _ in
                 Issue.record("unexpected sessions.deleteUnused call")
                 throw CancellationError()
             }

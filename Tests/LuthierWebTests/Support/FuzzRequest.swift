@@ -49,6 +49,31 @@ struct FuzzRequest: Sendable, CustomStringConvertible {
     var forgedCookies: [String] = []
     /// The pool session the request acts for, if any.
     var session: String?
+    /// The value its cookie carried when sent: the pool session's newest id (an order replaces it).
+    var sentSession: String?
+
+    /// A post of `/checkout/order` (whatever the fuzzer made of it): placing an order replaces
+    /// the session's id.
+    var isOrderPost: Bool {
+        method == "POST" && String(decoding: target, as: UTF8.self).hasPrefix("/checkout/order")
+    }
+
+    /// Sends a session cookie as its newest id, as a browser's cookie jar would after an order
+    /// (forged values are sent as they are).
+    mutating func followRotations(_ jar: SessionCookieJar) {
+        let prefix = TestApp.cookieName + "="
+        for index in headers.indices where headers[index].name.lowercased() == "cookie" {
+            let text = String(decoding: headers[index].value, as: UTF8.self)
+            guard let range = text.range(of: prefix) else { continue }
+            let value = String(text[range.upperBound...].prefix { $0 != ";" })
+            guard !forgedCookies.contains(value) else { continue }
+            let current = jar.current(of: value)
+            sentSession = current
+            if current != value {
+                headers[index].value = Array(text.replacingOccurrences(of: value, with: current).utf8)
+            }
+        }
+    }
 
     init(kind: String, method: String = "GET", target: String, oracle: FuzzOracle) {
         self.kind = kind

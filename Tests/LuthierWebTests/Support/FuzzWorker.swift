@@ -33,7 +33,8 @@ struct SocketFuzzWorker {
         var sent = 0
         var number = 0
         while sent < requests {
-            let message = fuzzer.next()
+            var message = fuzzer.next()
+            for index in message.requests.indices { message.requests[index].followRotations(app.jar) }
             number += 1
             if message.requests.first?.needsFreshConnection == true { await dropConnection() }
             let start = ContinuousClock.now
@@ -144,7 +145,8 @@ struct InProcessFuzzWorker {
         var sent = 0
         var number = 0
         while sent < requests {
-            let message = fuzzer.next()
+            var message = fuzzer.next()
+            for index in message.requests.indices { message.requests[index].followRotations(app.jar) }
             number += 1
             let via = "in-process \(index)"
             var responses: [RawHTTPResponse] = []
@@ -241,6 +243,11 @@ final class FuzzWatchdog: Sendable {
 
 /// Judges every answer of a fuzz run as it arrives and keeps the statistics and the failures.
 final class FuzzRecorder: Sendable {
+    /// The session ids orders replaced, shared with the workers that send the requests.
+    let jar: SessionCookieJar
+    /// Whether two cookie values name the same session now (an id replaced by an order, in its
+    /// grace, and its replacement): the answer's cookie was a refresh, not a new session.
+    let sameSession: @Sendable (String, String) -> Bool
     static let answerLimit = TimeAmount.seconds(10)
     /// Failures described in full (the rest are counted).
     static let describedFailures = 40
@@ -265,8 +272,10 @@ final class FuzzRecorder: Sendable {
     let seed: UInt64
     private let state = Mutex(State())
 
-    init(seed: UInt64) {
+    init(seed: UInt64, jar: SessionCookieJar, sameSession: @escaping @Sendable (String, String) -> Bool) {
         self.seed = seed
+        self.jar = jar
+        self.sameSession = sameSession
     }
 
     var requestCount: Int { state.withLock { $0.requests } }
@@ -311,7 +320,29 @@ final class FuzzRecorder: Sendable {
             problems.append((first, nil, "\(failure)"))
         }
         for (request, response) in zip(message.requests, answered) {
-            for problem in Self.problems(request, response) { problems.append((request, response, problem)) }
+            // An order gives its session a new id: later requests of that pool session send it.
+            // (Only a placed order: a refused one sent with an already replaced id gets a new
+            // session's cookie, which is no replacement of the pool session.)
+            if request.isOrderPost, response.status == 204 || response.status == 303,
+                let sent = request.sentSession, let renewed = Self.sessionCookie(setBy: response)
+            {
+                jar.record(sent, replacedBy: renewed)
+            }
+            // Another worker's order replaced this session's id while the request was on its way:
+            // the server rightly treats the old id as unknown, so only server errors count.
+            var stale = !request.isOrderPost && request.sentSession.map { jar.isReplaced($0) } == true
+            // A late request with an id another worker's order just replaced: the answer brings
+            // the new id back (a refresh), which the pool session follows from now on.
+            if !stale, let sent = request.sentSession, let set = Self.sessionCookie(setBy: response), set != sent,
+                sameSession(sent, set)
+            {
+                jar.record(sent, replacedBy: set)
+                stale = true
+            }
+            for problem in Self.problems(request, response)
+            where !stale || problem.contains("server error") || problem.contains("Retry-After") {
+                problems.append((request, response, problem))
+            }
         }
         state.withLock { state in
             state.messages += 1
@@ -356,6 +387,17 @@ final class FuzzRecorder: Sendable {
             else { continue }
             orders.add(OrderBook.Entry(number: order.number, key: order.accessKey, session: cookie))
         }
+    }
+
+    /// The session id a `Set-Cookie` of the answer carries.
+    static func sessionCookie(setBy response: RawHTTPResponse) -> String? {
+        for cookie in response.headers(named: "Set-Cookie") {
+            let value = cookie.split(separator: ";").first.map(String.init) ?? ""
+            if value.hasPrefix("\(TestApp.cookieName)=") {
+                return String(value.dropFirst(TestApp.cookieName.count + 1))
+            }
+        }
+        return nil
     }
 
     /// The HTTP parser's own refusal (before the application): 400, empty, closing.

@@ -14,6 +14,8 @@ final class MemorySessionStore: Sendable {
         var rows: [String: Stored] = [:]
         var saves = 0
         var failing = false
+        /// Deleted keys, which no later save brings back (as the live store's tombstones).
+        var deleted: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -40,11 +42,19 @@ final class MemorySessionStore: Sendable {
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     state.saves += 1
+                    if state.deleted.contains(key) { return }
                     if let stored = state.rows[key], stored.revision >= revision { return }
                     state.rows[key] = Stored(revision: revision, snapshot: snapshot)
                 }
             },
-            deleteUnused: { _ in
+            delete: { key in
+                try self.state.withLock { state in
+                    if state.failing { throw StoreDown() }
+                    state.rows[key] = nil
+                    state.deleted.insert(key)
+                }
+            },
+            deleteUnused: { _, _ in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     return 0

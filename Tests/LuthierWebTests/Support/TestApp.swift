@@ -25,6 +25,8 @@ struct TestApp: Sendable {
     /// The workshop floor's and the kiosk's clock, apart from the sessions' timers.
     let showroomClock: WatchedTestClock
     let configuration: LuthierConfiguration
+    /// Session cookies the server replaced, and their replacements.
+    let jar = SessionCookieJar()
     private let triggerShutdown: @Sendable () async -> Void
 
     /// Starts the application, runs `body` against it, then shuts it down gracefully and waits
@@ -116,17 +118,24 @@ struct TestApp: Sendable {
 
     // MARK: requests
 
+    /// Sends a request. As a browser's cookie jar would, a session cookie the server replaced (an
+    /// order rotates the id) is sent as its replacement; `followingRotations: false` sends the
+    /// cookie as given (to prove the old one stopped working).
     func request(
         _ method: HTTPMethod,
         _ path: String,
         headers: [(name: String, value: String)] = [],
-        body: [UInt8]? = nil
+        body: [UInt8]? = nil,
+        followingRotations: Bool = true
     ) async throws -> TestHTTPResponse {
+        let sent = followingRotations ? jar.rewrite(headers) : headers
         let connection = try await HTTPTestConnection.open(
             port: port,
-            request: TestRequest(method: method, path: path, headers: headers, body: body)
+            request: TestRequest(method: method, path: path, headers: sent, body: body)
         )
-        return try await connection.response()
+        let response = try await connection.response()
+        jar.learn(path: path, sent: sent, response: response)
+        return response
     }
 
     func get(
@@ -188,7 +197,7 @@ struct TestApp: Sendable {
 
     /// The session a cookie names, if it is in memory now (no restore from the store).
     func liveSession(_ cookie: String?) -> Session? {
-        cookie.flatMap(SessionID.init(rawValue:)).flatMap { services.registry.live($0) }
+        cookie.map(jar.current(of:)).flatMap(SessionID.init(rawValue:)).flatMap { services.registry.live($0) }
     }
 
     /// Opens `GET /events` and reads its head.
@@ -199,7 +208,7 @@ struct TestApp: Sendable {
     ) async throws -> EventStreamClient {
         let connection = try await HTTPTestConnection.open(
             port: port,
-            request: TestRequest(method: .GET, path: path, headers: Self.withCookie(cookie, headers))
+            request: TestRequest(method: .GET, path: path, headers: jar.rewrite(Self.withCookie(cookie, headers)))
         )
         let head = try await connection.head()
         return EventStreamClient(connection: connection, head: head)

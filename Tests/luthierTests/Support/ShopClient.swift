@@ -39,8 +39,25 @@ struct ShopResponse: Sendable, CustomStringConvertible {
 
 /// The customer's side: a real HTTP client (AsyncHTTPClient) speaking to a `luthier` process, the
 /// way the browser script does (`X-Requested-With` on posts, so success is `204`).
+///
+/// Like a browser's cookie jar, it follows the new session id an order gives (`Set-Cookie` on
+/// `/checkout/order`): a cookie the test first got is sent as its newest value.
 final class ShopClient: Sendable {
     let http: HTTPClient
+    private let replacedCookies = Mutex<[String: String]>([:])
+
+    /// The newest value of a session cookie first seen as `cookie`.
+    func newest(_ cookie: String) -> String {
+        replacedCookies.withLock { replaced in
+            var value = cookie
+            var hops = 0
+            while let next = replaced[value], hops < 64 {
+                value = next
+                hops += 1
+            }
+            return value
+        }
+    }
 
     init(connectionsPerHost: Int = 64) {
         var configuration = HTTPClient.Configuration()
@@ -58,7 +75,7 @@ final class ShopClient: Sendable {
 
     func get(_ url: String, cookie: String? = nil, timeout: Duration = .seconds(20)) async throws -> ShopResponse {
         var request = HTTPClientRequest(url: url)
-        if let cookie { request.headers.add(name: "Cookie", value: "luthier_session=\(cookie)") }
+        if let cookie { request.headers.add(name: "Cookie", value: "luthier_session=\(newest(cookie))") }
         return try await send(request, timeout: timeout)
     }
 
@@ -70,9 +87,14 @@ final class ShopClient: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "X-Requested-With", value: "fetch")
-        if let cookie { request.headers.add(name: "Cookie", value: "luthier_session=\(cookie)") }
+        let sent = cookie.map(newest)
+        if let sent { request.headers.add(name: "Cookie", value: "luthier_session=\(sent)") }
         request.body = .bytes(ByteBuffer(string: form))
-        return try await send(request, timeout: timeout)
+        let response = try await send(request, timeout: timeout)
+        if url.hasSuffix("/checkout/order"), let sent, let renewed = response.sessionCookie, renewed != sent {
+            replacedCookies.withLock { $0[sent] = renewed }
+        }
+        return response
     }
 
     /// A new session: `GET /` and the cookie it sets.
@@ -121,7 +143,7 @@ final class EventStreamReader: Sendable {
     static func open(_ url: String, cookie: String?, on client: ShopClient) async throws -> EventStreamReader {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "text/event-stream")
-        if let cookie { request.headers.add(name: "Cookie", value: "luthier_session=\(cookie)") }
+        if let cookie { request.headers.add(name: "Cookie", value: "luthier_session=\(client.newest(cookie))") }
         let response = try await client.http.execute(request, deadline: .now() + .minutes(5))
         guard response.status == .ok else {
             let body = try await response.body.collect(upTo: 64 * 1024)

@@ -1,0 +1,61 @@
+import Testing
+
+@testable import LuthierWeb
+
+/// An order gives the session a new id: a session id planted in a customer's browser (or seen
+/// over their shoulder) stops working once they order, and their own tabs carry on.
+@Suite("Session rotation over HTTP")
+struct SessionRotationTests {
+    @Test("a planted session id stops working once an order is placed; the customer keeps everything")
+    func plantedIDStopsWorking() async throws {
+        try await TestShop.run { app, _ in
+            // The attacker gets an id from the shop and plants it in the customer's browser.
+            let planted = try await app.newSession()
+            let tab = try await app.openEventStream(cookie: planted)
+            _ = try await tab.nextEvent()
+            _ = try await tab.nextPatch()
+
+            let cookie = try await CheckoutControllerTests.checkedOut(app, planted: planted)
+            let order = try await app.request(
+                .POST, "/checkout/order", headers: [("Cookie", "\(TestApp.cookieName)=\(cookie)")], body: [],
+                followingRotations: false)
+            #expect(order.status == 303)
+            let renewed = try #require(SetCookie(order))
+            #expect(renewed.value != planted)
+            #expect(renewed.isWellFormedSessionID)
+            #expect(renewed.attributes["httponly"] != nil)
+
+            // The customer's new id shows the order.
+            let page = try await CheckoutControllerTests.checkoutPage(app, cookie: renewed.value)
+            let number = try #require(page.orderNumber)
+            #expect(try await app.get("/orders/\(number)", cookie: renewed.value).status == 200)
+
+            // A post the browser sent before the answer arrived (a double click, another tab) still
+            // lands in the session for a few seconds, and brings the new cookie back.
+            let old = [("Cookie", "\(TestApp.cookieName)=\(planted)"), ("X-Requested-With", "fetch")]
+            let late = try await app.request(
+                .POST, "/checkout/shipping", headers: old + [("Content-Type", TestApp.formType)],
+                body: Array("option=ground".utf8), followingRotations: false)
+            #expect(late.status == 204, "\(late)")
+            #expect(SetCookie(late)?.value == renewed.value)
+
+            // After the grace the planted id finds nothing of it: not the checkout, not the order.
+            try await app.advance(by: SessionRegistry.rotationGrace)
+            let checkout = try await app.request(.GET, "/checkout", headers: old, followingRotations: false)
+            #expect(checkout.status == 303)
+            #expect(checkout.header("Location") == "/")
+            let orderPage = try await app.request(.GET, "/orders/\(number)", headers: old, followingRotations: false)
+            #expect(orderPage.status == 404)
+            #expect(app.services.registry.live(try #require(SessionID(rawValue: planted))) == nil)
+
+            // The tab that was open carries on with the same session.
+            #expect(try await app.scriptPost("/checkout/dismiss", form: "", cookie: renewed.value).status == 204)
+            var navigated = false
+            while !navigated {
+                let event = try await tab.nextEvent()
+                navigated = event.event == "navigate" && event.data == ["/"]
+            }
+            await tab.close()
+        }
+    }
+}
