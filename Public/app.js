@@ -194,5 +194,61 @@
     });
   });
 
-  if (streamURL) connect();
+  // Every tab of this browser shares one connection per stream through a shared worker (six
+  // tabs each holding a stream would leave no connection for a click's post); where there is no
+  // SharedWorker, the page holds its own stream as above.
+  var renderedVersion = lastEventID;
+  function newer(id, than) {
+    if (!than) return true;
+    if (!id) return false;
+    return Number(id) > Number(than);
+  }
+
+  function follow(port) {
+    port.onmessage = function (message) {
+      var data = message.data || {};
+      if (data.type === 'patch' && newer(data.id, lastEventID)) {
+        lastEventID = data.id;
+        try {
+          applyPatch(data);
+        } catch (error) {
+          showNotice('The page could not be updated; reload it to see the latest.');
+        }
+      } else if (data.type === 'navigate' && newer(data.id, renderedVersion)) {
+        var location = data.location;
+        if (location && location.charAt(0) === '/' && location !== window.location.pathname) {
+          window.location.assign(location);
+        }
+      } else if (data.type === 'status') {
+        if (data.live === 'connected') streamUp(); else streamDown();
+      } else if (data.type === 'gone') {
+        reloadSoon(1500 + Math.random() * 3500);
+      }
+    };
+    function join() {
+      port.postMessage({ type: 'subscribe', url: streamURL, since: lastEventID });
+    }
+    join();
+    window.addEventListener('pagehide', function () {
+      port.postMessage({ type: 'leave', url: streamURL });
+    });
+    // Back from the back-forward cache: the page is as it was left; join again from there.
+    window.addEventListener('pageshow', function (event) {
+      if (event.persisted) join();
+    });
+  }
+
+  function sharedPort() {
+    if (!('SharedWorker' in window)) return null;
+    try {
+      return new SharedWorker('/events-worker.js').port;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  if (streamURL) {
+    var port = sharedPort();
+    if (port) follow(port); else connect();
+  }
 })();

@@ -91,10 +91,12 @@ def _answers(url: str) -> bool:
         return False
 
 
-def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = ()):
+def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = (),
+                port: int | None = None, database: Path | None = None):
     """Starts `luthier` from the repo root on a free loopback port, with its own fresh SQLite file
     (never the repo's `luthier.sqlite`, never another run's stock) and `extra_args`; yields it
-    once it answers; stops it."""
+    once it answers; stops it. A restart test passes the `port` and `database` of the server it
+    replaces."""
     if not (SERVER_BIN.is_file() and os.access(SERVER_BIN, os.X_OK)):
         pytest.fail(
             f"server binary {SERVER_BIN} is missing or not executable: "
@@ -103,8 +105,8 @@ def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = ()):
         )
     logs = tmp_path_factory.mktemp(name)
     stdout, stderr = logs / "stdout.log", logs / "stderr.log"
-    database = tmp_path_factory.mktemp(f"{name}-database") / "luthier.sqlite"
-    port = _free_port()
+    database = database or tmp_path_factory.mktemp(f"{name}-database") / "luthier.sqlite"
+    port = port or _free_port()
     base_url = f"http://127.0.0.1:{port}"
     command = [str(SERVER_BIN), "--host", "127.0.0.1", "--port", str(port),
                "--public", "Public", "--templates", "Templates", "--database", str(database),
