@@ -169,7 +169,7 @@ const lines = Array.from(document.querySelectorAll('#checkout-lines tr[id^="chec
     return [words, text(first && first.querySelector('.line-availability')),
             text(cells[1]), text(cells[2]), text(cells[3])];
   });
-const discountRow = q('#total-discount') ? q('#total-discount').closest('.row') : null;
+const discountLabel = q('#total-discount') ? q('#total-discount').previousElementSibling : null;
 const order = q('#order-button');
 return Object.assign(common, {
   title: text(q('main h1')),
@@ -180,7 +180,7 @@ return Object.assign(common, {
   availability: text(q('#availability')),
   base: text(q('#total-base')),
   additions: text(q('#total-additions')),
-  discount_label: discountRow ? text(discountRow.querySelector('dt')) : null,
+  discount_label: discountLabel ? text(discountLabel) : null,
   discount: text(q('#total-discount')),
   shipping: text(q('#total-shipping')),
   grand: text(q('#grand-total')),

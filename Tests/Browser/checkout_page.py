@@ -69,8 +69,8 @@ def expected_checkout(guitar: dict[str, str], method: str = "pickup",
 _STATE_JS = """
 const q = s => document.querySelector(s);
 const text = el => el ? (el.innerText || el.textContent || '').replace(/\\s+/g, ' ').trim() : null;
-const rows = sel => Array.from(document.querySelectorAll(sel + ' .row'))
-  .map(r => [text(r.querySelector('dt')), text(r.querySelector('dd'))]);
+const rows = sel => Array.from(document.querySelectorAll(sel + ' dt'))
+  .map(dt => [text(dt), text(dt.nextElementSibling)]);
 const options = [], checked = {};
 for (const input of document.querySelectorAll('#checkout-shipping input[name="option"]')) {
   const label = q('label[for="' + input.id + '"]');
@@ -249,10 +249,9 @@ return {
   status: text(q('#order-status')),
   parts: Array.from(document.querySelectorAll('main .card')).filter(
       c => text(c.querySelector('h2')) === 'Parts').flatMap(
-      c => Array.from(c.querySelectorAll('.row')).map(
-          r => [text(r.querySelector('dt')), text(r.querySelector('dd'))])),
-  amounts: Array.from(document.querySelectorAll('main .totals .row')).map(
-      r => [text(r.querySelector('dt')), text(r.querySelector('dd'))]),
+      c => Array.from(c.querySelectorAll('dt')).map(dt => [text(dt), text(dt.nextElementSibling)])),
+  amounts: Array.from(document.querySelectorAll('main .totals dt')).map(
+      dt => [text(dt), text(dt.nextElementSibling)]),
   total: text(q('#order-total')),
 };
 """
