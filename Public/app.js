@@ -198,9 +198,13 @@
   // tabs each holding a stream would leave no connection for a click's post); where there is no
   // SharedWorker, the page holds its own stream as above.
   var renderedVersion = lastEventID;
+  // Ids are a store's epoch (upper 32 bits) and its version: only ids of one epoch compare. An id of
+  // another epoch (a restarted server, a restored session) is the server's truth now, so newer.
   function newer(id, than) {
     if (!than) return true;
     if (!id) return false;
+    var epoch = Math.floor(Number(id) / 4294967296);
+    if (epoch !== Math.floor(Number(than) / 4294967296)) return true;
     return Number(id) > Number(than);
   }
 

@@ -34,11 +34,13 @@ function stream(url) {
   return created;
 }
 
-// Event ids are numbers that only grow within one stream's history; a page applies what is newer
-// than what it shows.
+// A page applies what is newer than what it shows. Ids are a store's epoch (upper 32 bits) and its version: only ids of one epoch compare. An id of
+// another epoch (a restarted server, a restored session) is the server's truth now, so newer.
 function newer(id, than) {
   if (!than) return true;
   if (!id) return false;
+  var epoch = Math.floor(Number(id) / 4294967296);
+  if (epoch !== Math.floor(Number(than) / 4294967296)) return true;
   return Number(id) > Number(than);
 }
 
