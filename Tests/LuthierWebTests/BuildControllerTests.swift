@@ -51,7 +51,16 @@ struct BuildControllerTests {
             #expect(cookie.attributes["httponly"] == "")
             // Kept across browser restarts for as long as the server keeps the session (30 days).
             #expect(cookie.attributes["max-age"] == String(30 * 24 * 3_600))
+            // A page alone makes no session: it costs nothing until it acts.
+            #expect(app.services.registry.count == 0)
+            let again = try await app.get(cookie: cookie.value)
+            #expect(again.headers["Set-Cookie"].isEmpty, "the issued id is kept")
+            // Its first post makes the session, under the cookie it already has.
+            let post = try await app.scriptPost(form: "color=sky", cookie: cookie.value)
+            #expect(post.status == 204)
+            #expect(post.headers["Set-Cookie"].isEmpty)
             #expect(app.services.registry.count == 1)
+            #expect(app.liveSession(cookie.value) != nil)
         }
     }
 
@@ -98,13 +107,15 @@ struct BuildControllerTests {
             #expect(cookie.value != forged)
             #expect(cookie.isWellFormedSessionID)
             #expect(app.liveSession(forged) == nil)
-            #expect(app.liveSession(cookie.value) != nil)
+            #expect(app.services.registry.count == 0)
 
             let post = try await app.scriptPost(form: "color=sky", cookie: forged)
             #expect(post.status == 204)
             let postCookie = try #require(SetCookie(post))
             #expect(postCookie.value != forged && postCookie.value != cookie.value)
-            #expect(app.services.registry.count == 2)
+            // The post's session is the only one: the page's issued id has not acted.
+            #expect(app.services.registry.count == 1)
+            #expect(app.liveSession(postCookie.value) != nil)
         }
     }
 

@@ -13,10 +13,15 @@ struct SessionRegistryTests {
             let customer = try await app.newSession()
             #expect(try await app.scriptPost(form: "shape=longV", cookie: customer).status == 204)
             let other = try await app.newSession()
-            // A flood of cookie-less visitors and forged cookies: each is served.
+            // A flood of cookie-less pages costs no session at all...
             for index in 0..<20 {
                 let forged = index.isMultiple(of: 2) ? nil : String(repeating: "b", count: 64)
                 #expect(try await app.get(cookie: forged).status == 200)
+            }
+            #expect(app.liveSession(customer) != nil)
+            // ...and a flood of cookie-less posts makes room by the least recently used.
+            for _ in 0..<20 {
+                #expect(try await app.scriptPost(form: "color=dusk", cookie: nil).status == 204)
             }
             #expect(app.services.registry.count == 2)
             #expect(app.liveSession(customer) == nil)
@@ -42,16 +47,19 @@ struct SessionRegistryTests {
             _ = try await firstStream.nextEvent()
             _ = try await secondStream.nextEvent()
 
+            // A newcomer's page costs no session, so it is served...
             let third = try await app.get()
-            #expect(third.status == 503)
-            #expect(third.header("Retry-After") == "60")
-            #expect(third.text.contains("try again"))
-            #expect(third.headers["Set-Cookie"].isEmpty)
-
-            let thirdPost = try await app.scriptPost(form: "shape=longV", cookie: nil)
+            #expect(third.status == 200)
+            let issued = try #require(SetCookie(third)).value
+            // ...but its first act finds no room.
+            let thirdPost = try await app.scriptPost(form: "shape=longV", cookie: issued)
             #expect(thirdPost.status == 503)
+            #expect(thirdPost.header("Retry-After") == "60")
+            #expect(thirdPost.text.contains("try again"))
+            #expect(thirdPost.headers["Set-Cookie"].isEmpty)
+            #expect(try await app.get("/events", cookie: issued).status == 503)
 
-            let browser = try await app.get(headers: [("Accept", "text/html")])
+            let browser = try await app.post(form: "shape=longV", headers: [("Accept", "text/html")])
             #expect(browser.status == 503)
             #expect(browser.header("Content-Type") == "text/html; charset=utf-8")
             #expect(browser.text.contains("data-status=\"503\""))
@@ -61,6 +69,33 @@ struct SessionRegistryTests {
             #expect(try await app.page(cookie: first).checkedValues["shape"] == ["longV"])
             await firstStream.close()
             await secondStream.close()
+        }
+    }
+
+    @Test("a session costs nothing until it acts: pages make none; a post or a stream makes it under the issued id")
+    func sessionsCostNothingUntilTheyAct() async throws {
+        try await TestApp.run(configure: { $0.maxSessions = 3 }) { app in
+            var issued: Set<String> = []
+            for _ in 0..<200 {
+                let page = try await app.get()
+                #expect(page.status == 200)
+                issued.insert(try #require(SetCookie(page)).value)
+            }
+            #expect(issued.count == 200)
+            #expect(app.services.registry.count == 0)
+
+            // An issued id's first stream makes its session, under that id.
+            let first = try #require(issued.first)
+            let stream = try await app.openEventStream(cookie: first)
+            #expect(stream.head.status == .ok)
+            #expect(app.liveSession(first) != nil)
+            await stream.close()
+            // A well-formed id the server did not issue is never adopted.
+            let forged = String(repeating: "c", count: 64)
+            #expect(try await app.get("/events", cookie: forged).status == 403)
+            let post = try await app.scriptPost(form: "color=sky", cookie: forged)
+            #expect(try #require(SetCookie(post)).value != forged)
+            #expect(app.liveSession(forged) == nil)
         }
     }
 

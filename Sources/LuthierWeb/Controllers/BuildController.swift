@@ -62,7 +62,8 @@ struct BuildController: Sendable {
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let existing: Session?
         do {
-            existing = try await sessions.existing(request)
+            // A stream is a session's first act: an issued id gets its session now.
+            existing = try await sessions.existing(request, adopting: true)
         } catch {
             return responses.error(error, for: request)
         }

@@ -13,9 +13,12 @@ struct SessionResolver: Sendable {
     let origin: RequestOrigin
 
     /// The session the cookie names, if the server issued it (restored from the store if need be).
-    func existing(_ request: Request) async throws(UserFacingError) -> Session? {
+    ///
+    /// - Parameter adopting: whether an id the server issued but whose session never acted gets
+    ///   its session now (a post, a stream: the session's first act). A page does not adopt.
+    func existing(_ request: Request, adopting: Bool = false) async throws(UserFacingError) -> Session? {
         do {
-            return try await registry.session(forCookie: request.cookies[Self.cookieName]?.value)
+            return try await registry.session(forCookie: request.cookies[Self.cookieName]?.value, adopting: adopting)
         } catch {
             throw Self.refusal(error)
         }
@@ -23,7 +26,7 @@ struct SessionResolver: Sendable {
 
     /// The session, or a new one when the cookie names none (a 503 past the cap).
     func sessionOrNew(for request: Request) async throws(UserFacingError) -> (Session, isNew: Bool) {
-        if let session = try await existing(request) {
+        if let session = try await existing(request, adopting: true) {
             return (session, false)
         }
         do {
@@ -68,14 +71,25 @@ struct SessionResolver: Sendable {
     }
 
     /// A full page rendered for the request's session (a new one if need be, with its cookie).
+    ///
+    /// A visitor without a session sees the blank session's page and gets a cookie with a fresh
+    /// id, but no session: that costs a render from the cache and nothing kept. Its first post or
+    /// stream makes the session under that id.
     func page(_ request: Request, _ render: (Session) -> ByteBuffer) async -> Response {
         do {
-            let (session, isNew) = try await sessionOrNew(for: request)
+            guard let session = try await existing(request) else {
+                var response = responses.page(render(registry.blank))
+                let sent = request.cookies[Self.cookieName].flatMap { SessionID(rawValue: $0.value) }
+                if sent.map(registry.issued) != true {
+                    response.setCookie(cookie(value: registry.issueID().rawValue, request: request))
+                }
+                return response
+            }
             // Read before rendering: the page shows at least this version, so a stream resuming
             // from it can only send a change again, never miss one.
             let version = session.fragments.version
             var response = responses.page(render(session), version: version)
-            if isNew || carriesOldID(request, session) { response.setCookie(cookie(for: session, request: request)) }
+            if carriesOldID(request, session) { response.setCookie(cookie(for: session, request: request)) }
             return response
         } catch {
             return responses.error(error, for: request)
@@ -108,8 +122,12 @@ struct SessionResolver: Sendable {
     /// readable by scripts, and not sent on cross-site posts; over TLS (behind a trusted proxy),
     /// never sent over plain HTTP either.
     func cookie(for session: Session, request: Request) -> Cookie {
+        cookie(value: session.id.rawValue, request: request)
+    }
+
+    private func cookie(value: String, request: Request) -> Cookie {
         Cookie(
-            name: Self.cookieName, value: session.id.rawValue, maxAge: cookieMaxAge, path: "/",
+            name: Self.cookieName, value: value, maxAge: cookieMaxAge, path: "/",
             secure: origin.isSecure(request), httpOnly: true, sameSite: .lax)
     }
 }

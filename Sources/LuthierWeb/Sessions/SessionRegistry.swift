@@ -31,6 +31,11 @@ public final class SessionRegistry: Sendable {
     let logger: Logger
     private let onBuilderActed: @Sendable (Guitar) -> Void
     private let sessions = Mutex<[SessionID: Session]>([:])
+    /// Signs the ids it hands out, so that an id whose session never acted can be adopted later.
+    private let issuer = SessionIDIssuer()
+    /// What a visitor without a session sees: the standard guitar and an empty cart, rendered
+    /// from one session that is never registered, saved or driven.
+    let blank: Session
     /// Counts uses, to order sessions by their last one.
     private let uses = Atomic<UInt64>(0)
     /// Ids replaced by a rotation, with their session and the end of their grace.
@@ -57,6 +62,9 @@ public final class SessionRegistry: Sendable {
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         elapsed = Self.stopwatch(environment.clock)
+        blank = Session(
+            id: .random(), snapshot: Session.freshSnapshot(), environment: environment, discounts: discounts,
+            renderer: renderer, logger: logger)
         self.onBuilderActed = onBuilderActed
         self.maxSessions = maxSessions
         self.renderer = renderer
@@ -84,7 +92,11 @@ public final class SessionRegistry: Sendable {
 
     /// The session a cookie names, if the server issued it: from memory, or restored from the
     /// store. Nil for no cookie, a malformed one, or one the store does not know.
-    public func session(forCookie value: String?) async throws(Failure) -> Session? {
+    ///
+    /// With `adopting`, an id this server issued whose session never acted (or left memory
+    /// without anything stored) gets its session now, under that id: a post or a stream is the
+    /// session's first act. Pages do not adopt: a visitor's first page costs no session.
+    public func session(forCookie value: String?, adopting: Bool = false) async throws(Failure) -> Session? {
         guard let value, let id = SessionID(rawValue: value) else { return nil }
         if let session = live(id) { return session }
         let task = restoring.withLock { restoring in
@@ -95,7 +107,16 @@ public final class SessionRegistry: Sendable {
         }
         defer { _ = restoring.withLock { $0.removeValue(forKey: id) } }
         do {
-            return try await task.value
+            if let restored = try await task.value { return restored }
+            guard adopting, issuer.issued(id) else { return nil }
+            if let session = live(id) { return session }
+            do {
+                return try add(makeSession(id: id, snapshot: Session.freshSnapshot()))
+            } catch {
+                // Another request adopted the same id at the same moment: that session is the one.
+                if let session = live(id) { return session }
+                throw error
+            }
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -142,7 +163,17 @@ public final class SessionRegistry: Sendable {
 
     /// A new session with a fresh id. Throws `.full` at the cap.
     public func createSession() throws(Failure) -> Session {
-        try add(makeSession(id: .random(), snapshot: Session.freshSnapshot()))
+        try add(makeSession(id: issuer.issue(), snapshot: Session.freshSnapshot()))
+    }
+
+    /// A fresh id for a visitor's cookie, with no session behind it until it acts.
+    public func issueID() -> SessionID {
+        issuer.issue()
+    }
+
+    /// Whether this server issued `id` (so that it may be adopted).
+    func issued(_ id: SessionID) -> Bool {
+        issuer.issued(id)
     }
 
     private func makeSession(id: SessionID, snapshot: SessionSnapshot) -> Session {

@@ -179,11 +179,15 @@ struct TestApp: Sendable {
         try await post(path, form: form, cookie: cookie, headers: [("X-Requested-With", "fetch")] + headers)
     }
 
-    /// Opens the page as a new visitor and returns the session cookie's value.
+    /// Opens the page as a new visitor and returns the session cookie's value, with its session
+    /// made (as its first post or stream would make it: a page alone makes none).
     func newSession() async throws -> String {
         let response = try await get()
         guard response.status == 200, let cookie = SetCookie(response) else {
             throw NoSession(status: response.status, body: response.text)
+        }
+        guard try await services.registry.session(forCookie: cookie.value, adopting: true) != nil else {
+            throw NoSession(status: response.status, body: "the issued id was not adopted")
         }
         return cookie.value
     }

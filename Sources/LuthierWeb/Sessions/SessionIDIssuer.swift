@@ -1,0 +1,64 @@
+import Crypto
+
+/// Issues session ids that the server can later recognise as its own without keeping them: 128
+/// random bits followed by the first 128 bits of their HMAC-SHA256 under a key of this process,
+/// as 64 hex digits (the shape of every session id).
+///
+/// A visitor's first page gets such an id in its cookie but no session: a session costs nothing
+/// until it acts. Its first post or stream makes the session under that id, and only an id this
+/// process issued is adopted, so a forged or planted value never is. After a restart the key is
+/// new: an id issued before that never acted is simply replaced (its session held nothing).
+struct SessionIDIssuer: Sendable {
+    /// The key's bytes (`SymmetricKey` is not `Sendable`; a key is made from them for each use).
+    private let key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+
+    /// A fresh id, signed.
+    func issue() -> SessionID {
+        var generator = SystemRandomNumberGenerator()
+        var random = [UInt8](repeating: 0, count: 16)
+        for index in random.indices { random[index] = UInt8.random(in: .min ... .max, using: &generator) }
+        let bytes = random + signature(of: random)
+        let hex = bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+        // Always 64 lowercase hex digits, so the id parses; `?? .random()` is never taken.
+        return SessionID(rawValue: hex) ?? .random()
+    }
+
+    /// Whether this process issued `id`.
+    func issued(_ id: SessionID) -> Bool {
+        let bytes = Self.bytes(ofHex: id.rawValue)
+        guard bytes.count == 32 else { return false }
+        let expected = signature(of: Array(bytes[0..<16]))
+        // Constant time: how many leading bytes matched must not show in the timing.
+        var difference: UInt8 = 0
+        for (a, b) in zip(expected, bytes[16..<32]) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    private func signature(of random: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: random, using: SymmetricKey(data: key))).prefix(16).map { $0 }
+    }
+
+    private static func bytes(ofHex hex: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        var high: UInt8?
+        for unit in hex.utf8 {
+            let value: UInt8
+            switch unit {
+            case 48...57: value = unit - 48
+            case 97...102: value = unit - 87
+            default: return []
+            }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return bytes
+    }
+}
