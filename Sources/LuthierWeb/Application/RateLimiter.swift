@@ -43,8 +43,7 @@ public final class RateLimiter: Sendable {
     public init<C: Clock<Duration>>(rule: Rule, clock: C, maxKeys: Int = 100_000) {
         self.rule = rule
         self.maxKeys = max(maxKeys, 1)
-        let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
+        elapsed = stopwatch(on: clock)
     }
 
     /// Takes one event for `key` now, or says how long until one is allowed.

@@ -43,6 +43,12 @@ struct ResponseFactory: Sendable {
 
     private static let bodyTag = Array("<body".utf8)
 
+    /// Whether the request is a browser's own navigation or form post (not the page's script):
+    /// it gets a page rather than a sentence.
+    static func wantsHTML(_ request: Request) -> Bool {
+        request.headers[.xRequestedWith] == nil && (request.headers[.accept]?.contains("text/html") ?? false)
+    }
+
     /// Post/redirect/get: a form post answers with "see other".
     func seeOther(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
@@ -58,9 +64,7 @@ struct ResponseFactory: Sendable {
         }
         var headers: HTTPFields = [.cacheControl: "no-store"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
-        let wantsHTML =
-            request.headers[.xRequestedWith] == nil && (request.headers[.accept]?.contains("text/html") ?? false)
-        if wantsHTML {
+        if Self.wantsHTML(request) {
             headers[.contentType] = "text/html; charset=utf-8"
             let page = ErrorPage(
                 status: Int(error.status.code), reason: error.status.reasonPhrase, message: error.message)

@@ -95,9 +95,7 @@ struct AdminController: Sendable {
 
     /// A browser is sent to the sign-in form; a script is told how to authenticate.
     private func unauthorized(_ request: Request) -> Response {
-        let wantsHTML =
-            request.headers[.xRequestedWith] == nil && (request.headers[.accept]?.contains("text/html") ?? false)
-        if wantsHTML { return responses.seeOther("/admin/sign-in") }
+        if ResponseFactory.wantsHTML(request) { return responses.seeOther("/admin/sign-in") }
         var response = responses.error(
             UserFacingError(
                 .unauthorized, "This page needs the admin: sign in at /admin/sign-in, or send Authorization: Bearer."),

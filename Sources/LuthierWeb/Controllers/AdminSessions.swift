@@ -14,8 +14,7 @@ final class AdminSessions: Sendable {
     init<C: Clock<Duration>>(lifetime: Duration, clock: C, maxSessions: Int = 64) {
         self.lifetime = lifetime
         self.maxSessions = max(maxSessions, 1)
-        let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
+        elapsed = stopwatch(on: clock)
     }
 
     /// A new signed-in session's id (64 hex digits from the system's random source).

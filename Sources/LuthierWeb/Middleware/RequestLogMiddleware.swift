@@ -16,7 +16,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let id = Self.newRequestID()
-        let elapsed = Elapsed(clock: clock)
+        let elapsed = stopwatch(on: clock)
         var response = try await next(request, context)
         response.headers[.xRequestID] = id
         let status = response.status.code
@@ -25,7 +25,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
             "\(request.method.rawValue.prefix(16)) \(context.endpointPath ?? "(no route)") \(status)",
             metadata: [
                 "request": "\(id)",
-                "ms": "\(elapsed.milliseconds())",
+                "ms": "\(Self.milliseconds(elapsed()))",
             ])
         return response
     }
@@ -36,19 +36,10 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
-}
 
-/// The time since it was made, on a clock of any kind.
-private struct Elapsed {
-    let read: () -> Duration
-
-    init<C: Clock<Duration>>(clock: C) {
-        let start = clock.now
-        read = { start.duration(to: clock.now) }
-    }
-
-    func milliseconds() -> String {
-        let (seconds, attoseconds) = read().components
+    /// Milliseconds with three decimals, as the log shows them.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
         let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
         return "\(micros / 1_000).\(String(micros % 1_000 + 1_000).dropFirst())"
     }

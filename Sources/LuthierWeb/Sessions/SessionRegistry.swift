@@ -61,7 +61,7 @@ public final class SessionRegistry: Sendable {
         logger: Logger = Logger(label: "luthier.sessions"),
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
-        elapsed = Self.stopwatch(environment.clock)
+        elapsed = stopwatch(on: environment.clock)
         blank = Session(
             id: .random(), snapshot: Session.freshSnapshot(), environment: environment, discounts: discounts,
             renderer: renderer, logger: logger)
@@ -130,12 +130,6 @@ public final class SessionRegistry: Sendable {
         let session = sessions.withLock { $0[id] } ?? retiredSession(id)
         session?.touch(use: nextUse())
         return session
-    }
-
-    /// Time since now on `clock`, as a closure (opens the existential clock once).
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// The session of a replaced id still in its grace.
