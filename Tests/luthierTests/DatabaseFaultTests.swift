@@ -131,19 +131,10 @@ struct DatabaseFaultTests {
             }
         }
 
-        /// Sets (or with nil lifts) the file-size limit of process `pid`, through `prlimit(2)` (looked
-        /// up at run time: Swift's Glibc module leaves out the GNU extensions).
+        /// Sets (or with nil lifts) the file-size limit of process `pid`.
         func setFileSizeLimit(of pid: pid_t, to bytes: rlim_t?) throws {
-            typealias Prlimit =
-                @convention(c) (
-                    pid_t, Int32, UnsafePointer<rlimit>?, UnsafeMutablePointer<rlimit>?
-                ) -> Int32
-            guard let symbol = dlsym(nil, "prlimit") else { throw TestFailure("no prlimit in the C library") }
-            let prlimit = unsafeBitCast(symbol, to: Prlimit.self)
-            var limit = rlimit(rlim_cur: bytes ?? rlim_t.max, rlim_max: rlim_t.max)
-            guard prlimit(pid, Int32(RLIMIT_FSIZE.rawValue), &limit, nil) == 0 else {
-                throw TestFailure("prlimit(RLIMIT_FSIZE) on \(pid) failed: errno \(errno)")
-            }
+            try ResourceLimit(pid: pid, resource: Int32(RLIMIT_FSIZE.rawValue))
+                .set(rlimit(rlim_cur: bytes ?? rlim_t.max, rlim_max: rlim_t.max))
         }
     #endif
 }

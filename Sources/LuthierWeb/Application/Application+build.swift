@@ -96,7 +96,16 @@ public func buildApplicationWithServices(
             ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
         services: [sessionService, ShowroomService(showroom: showroom, registry: services.registry)],
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            do {
+                try await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoff(logger: logger), position: .first)
+                }.get()
+            } catch {
+                logger.error("Could not guard the listening socket against the descriptor limit: \(error)")
+            }
+            await onServerRunning(channel.localAddress?.port ?? configuration.port)
+        },
         logger: logger
     )
     return (app, services)
