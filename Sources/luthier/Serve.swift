@@ -176,7 +176,8 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "luthier")
         logger.logLevel =
             ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
-        if let warning = OpenFileLimit.raise(forConnections: maxConnections) {
+        let descriptors = OpenFileLimit.raise(forConnections: maxConnections)
+        if let warning = descriptors.warning {
             logger.warning("\(warning)")
         }
         logger.info("Open-file limit", metadata: ["soft": "\(OpenFileLimit.current)"])
@@ -187,7 +188,7 @@ struct Serve: AsyncParsableCommand {
             templatesDirectory: try ResourceFolder.locate("Templates", given: templates),
             sessionIdleTimeout: .seconds(sessionIdleMinutes * 60),
             maxSessions: maxSessions,
-            maxConnections: maxConnections,
+            maxConnections: descriptors.connections,
             maxEventStreams: maxEventStreams,
             maxKioskStreams: maxKioskStreams,
             maxEventStreamsPerClient: maxEventStreamsPerClient,

@@ -114,4 +114,19 @@ struct ConnectionGuardTests {
         try fourth.writeInbound(Self.head)
         #expect(try fourth.readInbound(as: HTTPRequestPart.self) != nil)
     }
+
+    @Test("a connection past the cap that sends nothing holds its descriptor only for the short refusal time-out")
+    func anIdleRefusedConnectionIsClosedSoon() throws {
+        let counter = ConnectionCounter(limit: 1)
+        let admitted = try Self.channel(counter: counter)
+        let refused = try Self.channel(counter: counter)
+        refused.embeddedEventLoop.advanceTime(by: Self.limits.refusedHeadTimeout - .milliseconds(1))
+        #expect(refused.isActive)
+        refused.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(!refused.isActive)
+        #expect(counter.current == 1)
+        // The admitted one keeps the whole head time-out.
+        admitted.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(admitted.isActive)
+    }
 }

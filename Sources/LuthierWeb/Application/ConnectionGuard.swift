@@ -11,7 +11,7 @@ import Synchronization
 ///   last answer (a client sending a byte a second never gets there), and its body within
 ///   `bodyTimeout` of the head. An event stream, whose answer never ends, is not timed.
 /// - Past `ConnectionCounter.limit` open connections, a new one gets `503` with `Retry-After` and
-///   is closed.
+///   is closed; one that sends nothing is closed after `refusedHeadTimeout`.
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
@@ -26,6 +26,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         var headerTimeout: TimeAmount = .seconds(10)
         var bodyTimeout: TimeAmount = .seconds(10)
         var stalledWriteTimeout: TimeAmount = .seconds(30)
+        /// How long a connection past the cap may stay open before its request's head arrives (to be
+        /// answered 503). Short, because each one holds a descriptor the admitted ones may need: a
+        /// flood of idle connections must not bring the process to its open-file limit.
+        var refusedHeadTimeout: TimeAmount = .seconds(1)
         var retryAfterSeconds = 5
         /// The kernel's send buffer for each connection (Linux doubles it for its own bookkeeping).
         /// Fixed, so that a reader that stopped reading holds this much in the kernel rather than the
@@ -66,7 +70,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // A socket that no longer takes options is closing: nothing is sent to it either way.
         try? context.channel.syncOptions?.setOption(
             ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes))
-        arm(limits.headerTimeout, context: context)
+        arm(refused ? limits.refusedHeadTimeout : limits.headerTimeout, context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -12,35 +12,53 @@ public enum OpenFileLimit {
     /// journal, logs, the event loops' own descriptors.
     public static let reserve = 64
 
-    /// The soft limit to ask for, and what to warn about, given the current soft and hard limits
-    /// and the descriptors the caps may need. A pure function, so that every case is testable.
-    public static func plan(soft: UInt64, hard: UInt64, needed: UInt64) -> (soft: UInt64, warning: String?) {
+    /// What to ask of the kernel and what the shop may promise under it.
+    public struct Plan: Equatable, Sendable {
+        /// The soft limit to set.
+        public var soft: UInt64
+        /// The connection cap that fits under `soft`: `--max-connections`, or fewer when the limit
+        /// cannot grow that far, so that the shop's own 503 acts before the kernel's `EMFILE`.
+        public var connections: Int
+        /// What to log when the cap had to be lowered.
+        public var warning: String?
+    }
+
+    /// The plan for the current soft and hard limits and the connection cap asked for. A pure
+    /// function, so that every case is testable.
+    public static func plan(soft: UInt64, hard: UInt64, maxConnections: Int) -> Plan {
+        let asked = max(maxConnections, 1)
+        let needed = UInt64(asked) + UInt64(reserve)
         let target = max(soft, min(hard, needed))
-        guard target < needed else { return (target, nil) }
-        return (
-            target,
-            "The open-file limit is \(target), below the \(needed) that --max-connections and \(reserve) more "
-                + "descriptors need: past \(target > UInt64(reserve) ? target - UInt64(reserve) : 0) connections "
-                + "the system, not the shop, refuses visitors. Raise it (ulimit -n) or lower --max-connections."
+        guard target < needed else { return Plan(soft: target, connections: asked, warning: nil) }
+        let fitting = max(Int(clamping: target) - reserve, 1)
+        return Plan(
+            soft: target,
+            connections: fitting,
+            warning: "The open-file limit is \(target), below the \(needed) that --max-connections \(asked) and "
+                + "\(reserve) more descriptors need: the cap is lowered to \(fitting) connections, so that visitors "
+                + "past it get the shop's 503 rather than a refused connection. Raise the limit (ulimit -n) to "
+                + "serve more."
         )
     }
 
-    /// Raises the soft limit as far as `maxConnections` needs and the hard limit allows; returns a
-    /// warning to log when the caps cannot fit under it.
-    public static func raise(forConnections maxConnections: Int) -> String? {
+    /// Raises the soft limit as far as `maxConnections` needs and the hard limit allows; returns
+    /// the plan, whose `connections` is the cap to serve with and whose `warning` is to be logged.
+    public static func raise(forConnections maxConnections: Int) -> Plan {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
-            return "The open-file limit could not be read; the connection cap may not act before the system's."
+            return Plan(
+                soft: 0, connections: max(maxConnections, 1),
+                warning: "The open-file limit could not be read; the connection cap may not act before the system's.")
         }
-        let needed = UInt64(max(maxConnections, 0)) + UInt64(reserve)
-        let (soft, warning) = plan(soft: UInt64(limit.rlim_cur), hard: UInt64(limit.rlim_max), needed: needed)
-        if soft > UInt64(limit.rlim_cur) {
-            limit.rlim_cur = rlim_t(soft)
+        var plan = plan(soft: UInt64(limit.rlim_cur), hard: UInt64(limit.rlim_max), maxConnections: maxConnections)
+        if plan.soft > UInt64(limit.rlim_cur) {
+            let before = limit.rlim_cur
+            limit.rlim_cur = rlim_t(plan.soft)
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
-                return "The open-file limit could not be raised from \(limit.rlim_cur) to \(soft)."
+                plan = Self.plan(soft: UInt64(before), hard: UInt64(before), maxConnections: maxConnections)
             }
         }
-        return warning
+        return plan
     }
 
     /// The soft limit in force now.
