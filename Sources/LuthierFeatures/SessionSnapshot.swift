@@ -47,6 +47,12 @@ extension SessionSnapshot {
     public var isWorthKeeping: Bool {
         !cart.isEmpty || discount != nil || checkout != nil || settledCheckoutID != nil
     }
+
+    /// Whether the session differs from a brand-new one at all. One that does not (a cookie-less
+    /// post that chose what was already chosen) is not stored: there is nothing to come back to.
+    public var holdsSomething: Bool {
+        guitar != .standard || isWorthKeeping
+    }
 }
 
 /// A checkout as the customer left it: what it is for, the choices made, and its order if placed.

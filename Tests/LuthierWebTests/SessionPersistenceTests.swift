@@ -109,6 +109,34 @@ struct SessionPersistenceTests {
         }
     }
 
+    @Test("a session is stored only once it holds something; one that held something is stored from then on")
+    func storedOnlyOnceItHoldsSomething() async throws {
+        let sessions = MemorySessionStore()
+        try await TestApp.run(environment: { .webTest(clock: $0, sessions: sessions) }) { app in
+            // Cookie-less posts that leave the standard guitar as it is: answered, nothing stored.
+            for _ in 0..<20 {
+                #expect(
+                    try await app.scriptPost(form: "color=\(Guitar.standard.color.rawValue)", cookie: nil).status == 204
+                )
+            }
+            #expect(sessions.rows.isEmpty)
+            #expect(sessions.saves == 0)
+
+            let cookie = try await app.newSession()
+            #expect(
+                try await app.scriptPost(form: "color=\(Guitar.standard.color.rawValue)", cookie: cookie).status == 204)
+            #expect(sessions.rows.isEmpty)
+            // A choice of its own: stored.
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            #expect(sessions.rows.count == 1)
+            #expect(sessions.rows.values.first?.snapshot.guitar.color == .sky)
+            // Back to the standard guitar: stored too, or a restart would bring the sky back.
+            let standard = "color=\(Guitar.standard.color.rawValue)"
+            #expect(try await app.scriptPost(form: standard, cookie: cookie).status == 204)
+            #expect(sessions.rows.values.first?.snapshot.guitar == .standard)
+        }
+    }
+
     @Test("stored sessions unused past the retention are deleted by the session service on its timer")
     func expiry() async throws {
         let path = Self.temporaryDatabase()

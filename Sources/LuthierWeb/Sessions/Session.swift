@@ -40,9 +40,16 @@ public final class Session: Sendable {
     private let initialOutput: BuildOutput
     private let initialCart: CartOutput
     private let activity = Mutex(Activity())
-    /// The revision of the latest snapshot taken; taken and incremented under one lock, so a
-    /// higher revision always holds the newer state.
-    private let revision: Mutex<Int>
+    private struct Saving {
+        /// The revision of the latest snapshot taken; taken and incremented under one lock, so a
+        /// higher revision always holds the newer state.
+        var revision: Int
+        /// Whether a snapshot was ever sent to the store. Until the session holds something, none
+        /// is; once one was, every later one is too (one back at the standard guitar included).
+        var stored: Bool
+    }
+
+    private let saving: Mutex<Saving>
 
     /// A session for `id` from a snapshot: a new one (fresh keys, standard guitar, empty cart) or
     /// one restored from the store.
@@ -76,7 +83,8 @@ public final class Session: Sendable {
         store = environment.sessions
         analytics = environment.analytics
         self.logger = logger
-        revision = Mutex(snapshot.revision)
+        // A restored snapshot has been stored (revision 1 or more); a fresh one has not.
+        saving = Mutex(Saving(revision: snapshot.revision, stored: snapshot.revision > 0))
         initialOutput = build.currentOutput
         initialCart = cart.currentOutput
         var initial = BuildFragments.all(initialOutput, renderer: renderer)
@@ -110,13 +118,18 @@ public final class Session: Sendable {
     }
 
     /// Saves the session as it is now. The routes call it after every accepted change and answer
-    /// only once it is stored: what the server said yes to survives a crash.
+    /// only once it is stored: what the server said yes to survives a crash. A session that holds
+    /// nothing a new one would not is not stored (yet): a flood of cookie-less posts costs no rows.
     func save() async throws {
-        let (key, snapshot) = revision.withLock { revision in
-            revision += 1
-            return (identity.withLock { $0.storageKey }, self.snapshot(revision: revision))
+        let taken: (key: String, snapshot: SessionSnapshot)? = saving.withLock { saving in
+            saving.revision += 1
+            let snapshot = self.snapshot(revision: saving.revision)
+            guard saving.stored || snapshot.holdsSomething else { return nil }
+            saving.stored = true
+            return (identity.withLock { $0.storageKey }, snapshot)
         }
-        try await store.save(key, snapshot.revision, snapshot)
+        guard let taken else { return }
+        try await store.save(taken.key, taken.snapshot.revision, taken.snapshot)
     }
 
     /// The one rotation of the id for `occasion`: the first caller gets the old and the new id,
@@ -135,7 +148,7 @@ public final class Session: Sendable {
     /// Gives the session a new id, taken under the same lock as a save's revision: a save either
     /// went out under the old id before, or goes out under the new one after.
     func replaceID(with new: SessionID) {
-        revision.withLock { _ in identity.withLock { $0 = new } }
+        saving.withLock { _ in identity.withLock { $0 = new } }
     }
 
     /// Saves after a change the customer did not post (a rate arriving, an order confirmed), when
