@@ -1,0 +1,68 @@
+"""A walk through every kind of page a customer, a kiosk or a stray visitor meets: the builder,
+the cart empty and full, a checkout of a cart and of one guitar, just ordered, the order page,
+the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
+with what to check on each."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from builder_page import WAIT, click_label, wait_live
+
+KINDS_OF_PAGE = 9
+
+
+def click(driver, selector: str) -> None:
+    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
+
+
+def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]) -> None:
+    """Opens each kind of page in turn and calls `check(name)` while it is shown."""
+    driver.get(base_url + "/")
+    wait_live(driver)
+    check("builder")
+
+    driver.get(base_url + "/cart")
+    wait_live(driver)
+    check("empty cart")
+
+    driver.get(base_url + "/")
+    wait_live(driver)
+    click_label(driver, "color", "sky")
+    click(driver, "#add-to-cart-form button[type=submit]")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.execute_script("return document.querySelector('#cart-badge .badge').textContent.trim()") == "1")
+    driver.get(base_url + "/cart")
+    wait_live(driver)
+    driver.find_element(By.CSS_SELECTOR, "#discount-form input[name=code]").send_keys("WELCOME10")
+    click(driver, "#discount-form button[type=submit]")
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "cart-discounted-total")))
+    check("cart with a line and a code")
+
+    click(driver, "#cart-checkout")
+    WebDriverWait(driver, WAIT).until(EC.url_contains("/checkout"))
+    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.ID, "order-button")))
+    check("checkout of a cart")
+
+    driver.get(base_url + "/")
+    wait_live(driver)
+    click(driver, "#checkout-form button[type=submit]")
+    WebDriverWait(driver, WAIT).until(EC.url_contains("/checkout"))
+    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.ID, "order-button")))
+    check("checkout of one guitar")
+    click(driver, "#order-button")
+    link = WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "order-link")))
+    check("ordered")
+    driver.get(link.get_attribute("href"))
+    check("order page")
+
+    driver.get(base_url + "/kiosk")
+    wait_live(driver)
+    check("kiosk")
+
+    driver.get(base_url + "/no/such/page")
+    check("error page")
