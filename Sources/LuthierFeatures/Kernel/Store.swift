@@ -1,0 +1,114 @@
+import Synchronization
+
+/// Runs a reducer: holds the state, applies each action at once (under one lock, so actions are
+/// applied one at a time, in the order they arrive), publishes every new state to its readers, and
+/// performs the effects the reducer returns, feeding their actions back in.
+///
+/// The one place where the kernel starts tasks: each effect runs in a task the store owns, tracked
+/// by its id so that it can be replaced or cancelled, and cancelled when the store closes. View
+/// models and reducers never start one.
+public final class Store<R: Reducer>: Sendable {
+    public typealias State = R.State
+    public typealias Action = R.Action
+
+    private struct Core {
+        var state: State
+        var running: [Int: (id: EffectID?, task: Task<Void, Never>)] = [:]
+        var nextToken = 0
+        var isClosed = false
+    }
+
+    private let reducer: R
+    private let core: Mutex<Core>
+    private let published: CurrentValueBroadcast<State>
+    /// Every action that came back from an effect, with the state it led to: what a test receives.
+    private let feedback: AsyncStream<(Action, State)>.Continuation?
+    private let closed: AsyncStream<Never>
+    private let closing: AsyncStream<Never>.Continuation
+
+    /// - Parameter feedback: told of every action an effect sends back and the state after it, in
+    ///   order (tests read it to `receive` actions; the live shop passes nothing).
+    public init(
+        initialState: State, reducer: R, feedback: AsyncStream<(Action, State)>.Continuation? = nil
+    ) {
+        self.reducer = reducer
+        core = Mutex(Core(state: initialState))
+        published = CurrentValueBroadcast(initialState)
+        self.feedback = feedback
+        (closed, closing) = AsyncStream<Never>.makeStream()
+    }
+
+    /// The state now.
+    public var state: State { core.withLock { $0.state } }
+
+    /// Every state from the current one on, conflated for a slow reader (its latest value wins).
+    public func states() -> AsyncStream<State> { published.values() }
+
+    /// Applies `action` and starts the work it asks for; returns the state it led to and that work,
+    /// which the caller may await (`finish()`) or leave running.
+    @discardableResult
+    public func send(_ action: Action) -> Sent {
+        apply(action, fedBack: false)
+    }
+
+    private func apply(_ action: Action, fedBack: Bool) -> Sent {
+        core.withLock { core in
+            guard !core.isClosed else { return Sent(state: core.state, tasks: []) }
+            let effect = reducer.reduce(into: &core.state, action: action)
+            published.send(core.state)
+            if fedBack { feedback?.yield((action, core.state)) }
+            for id in effect.cancellations {
+                for (token, running) in core.running where running.id == id {
+                    running.task.cancel()
+                    core.running[token] = nil
+                }
+            }
+            var started: [Task<Void, Never>] = []
+            for job in effect.jobs {
+                let token = core.nextToken
+                core.nextToken += 1
+                // The task removes itself when done; it cannot get there before this lock is released.
+                let task = Task { [self] in
+                    await job.operation(Send { [self] action in _ = self.apply(action, fedBack: true) })
+                    _ = self.core.withLock { $0.running.removeValue(forKey: token) }
+                }
+                core.running[token] = (job.id, task)
+                started.append(task)
+            }
+            return Sent(state: core.state, tasks: started)
+        }
+    }
+
+    /// Effects in flight now.
+    public var runningEffects: Int { core.withLock { $0.running.count } }
+
+    /// Cancels every effect, ends the published states and the feedback, and refuses further
+    /// actions: the screen is gone.
+    public func close() {
+        let tasks = core.withLock { core in
+            core.isClosed = true
+            defer { core.running = [:] }
+            return core.running.values.map(\.task)
+        }
+        for task in tasks { task.cancel() }
+        published.finish()
+        feedback?.finish()
+        closing.finish()
+    }
+
+    /// Returns once the store is closed.
+    public func untilClosed() async {
+        for await _ in closed {}
+    }
+
+    /// What one `send` did: the state right after it, and the work it started.
+    public struct Sent: Sendable {
+        public let state: State
+        let tasks: [Task<Void, Never>]
+
+        /// Waits until the work this action started has finished (its actions applied).
+        public func finish() async {
+            for task in tasks { await task.value }
+        }
+    }
+}
