@@ -14,35 +14,55 @@ import Testing
     )
 
     struct Harness {
-        let clock = TestClock()
+        let clock = ManualClock()
         let rates = FakeExchangeRates()
         let workshop = FakeWorkshop()
         let model: CheckoutViewModel
+        /// Every action the model's effects send back, in order.
+        let feedback: AsyncStream<(CheckoutFeature.Action, CheckoutState)>
         let pipeline: Task<Void, Never>
 
         init(checkout: Checkout = CheckoutViewModelTests.checkout) {
+            let (feedback, continuation) = AsyncStream<(CheckoutFeature.Action, CheckoutState)>.makeStream()
+            self.feedback = feedback
             model = CheckoutViewModel(
-                checkout: checkout,
+                state: CheckoutState(checkout: checkout),
                 environment: .test(clock: clock, workshop: workshop.client, exchangeRates: rates.client),
-                sessionKey: "session"
+                sessionKey: "session", feedback: continuation
             )
             pipeline = Task { [model] in await model.run() }
         }
 
         /// A checkout read back from a saved session.
         init(restoring snapshot: CheckoutSnapshot) {
+            let (feedback, continuation) = AsyncStream<(CheckoutFeature.Action, CheckoutState)>.makeStream()
+            self.feedback = feedback
             model = CheckoutViewModel(
                 restoring: snapshot,
                 environment: .test(clock: clock, workshop: workshop.client, exchangeRates: rates.client),
-                sessionKey: "session"
+                sessionKey: "session", feedback: continuation
             )
             pipeline = Task { [model] in await model.run() }
+        }
+
+        /// The next `count` actions the effects send back (waiting for them, bounded).
+        func received(_ count: Int) async -> [CheckoutFeature.Action] {
+            await firstValues(count, of: feedback).map(\.0)
+        }
+
+        /// The first output that satisfies `condition`, from the model's outputs (bounded).
+        func output(where condition: @escaping @Sendable (CheckoutOutput) -> Bool) async -> CheckoutOutput? {
+            await firstValues(1, of: model.outputs().filter(condition)).first
         }
 
         func finish() async {
             model.close()
             await pipeline.value
         }
+    }
+
+    static func rate(_ currency: Currency) -> ExchangeRate {
+        CheckoutFeatureTests.rate(currency)
     }
 
     @Test func opensInDollarsWithEveryPriceShownAndNothingFetched() async {
@@ -66,7 +86,7 @@ import Testing
 
     @Test func shippingChangesTheRowAndTheGrandTotalAtOnce() async {
         let harness = Harness()
-        await harness.model.selectShipping(.express)
+        harness.model.selectShipping(.express)
         let output = harness.model.currentOutput
         #expect(output.shipping == "$250")
         #expect(output.grandTotal == "$2,475")
@@ -77,9 +97,9 @@ import Testing
 
     @Test func threeQuickCurrencyClicksFetchOneRateAfterTheDebounce() async {
         let harness = Harness()
-        await harness.model.selectCurrency(.gbp)
-        await harness.model.selectCurrency(.ils)
-        await harness.model.selectCurrency(.eur)
+        harness.model.selectCurrency(.gbp)
+        harness.model.selectCurrency(.ils)
+        harness.model.selectCurrency(.eur)
 
         // The picker shows the choice at once; the prices wait, as placeholders, and no order.
         var output = harness.model.currentOutput
@@ -89,15 +109,9 @@ import Testing
         #expect(output.isOrderDisabled)
 
         await harness.clock.advance(by: .milliseconds(499))
-        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
-        // Normally the 500th millisecond fires it; if the timer was scheduled late (a loaded
-        // machine), keep stepping until it has run.
+        #expect(harness.rates.fetches.isEmpty)
         await harness.clock.advance(by: .milliseconds(1))
-        #expect(
-            await advance(harness.clock, by: .milliseconds(50)) {
-                harness.rates.fetches == [.eur] && !harness.model.currentOutput.arePricesPending
-            }
-        )
+        #expect(await harness.received(2) == [.currencySettled(.eur), .rateArrived(Self.rate(.eur))])
 
         output = harness.model.currentOutput
         #expect(output.basePrice == "€1,660")
@@ -112,25 +126,23 @@ import Testing
 
     @Test func expressInShekelsRoundsHalfToEven() async {
         let harness = Harness()
-        await harness.model.selectShipping(.express)
-        await harness.model.selectCurrency(.ils)
-        #expect(
-            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
-                !harness.model.currentOutput.arePricesPending
-            }
-        )
+        harness.model.selectShipping(.express)
+        harness.model.selectCurrency(.ils)
+        await harness.clock.advance(by: CheckoutViewModel.currencyDebounce)
+        #expect(await harness.received(2) == [.currencySettled(.ils), .rateArrived(Self.rate(.ils))])
         #expect(harness.model.currentOutput.shipping == "₪812")
         await harness.finish()
     }
 
     @Test func choosingTheCurrencyAlreadyShownFetchesNothing() async {
         let harness = Harness()
-        await harness.model.selectCurrency(.eur)
-        await harness.model.selectCurrency(.usd)
+        harness.model.selectCurrency(.eur)
+        harness.model.selectCurrency(.usd)
         await harness.clock.advance(by: .seconds(1))
-        #expect(await settle { !harness.model.currentOutput.arePricesPending })
-        await harness.clock.advance(by: .seconds(1))
-        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        // The last choice settles on what is shown: dropped, so no request follows it.
+        #expect(await harness.received(1) == [.currencySettled(.usd)])
+        #expect(!harness.model.currentOutput.arePricesPending)
+        #expect(harness.rates.fetches.isEmpty)
         #expect(harness.model.currentOutput.grandTotal == "$2,225")
         await harness.finish()
     }
@@ -138,13 +150,10 @@ import Testing
     @Test func aFailedRateNeverShowsDollarsUnderAnotherSymbolAndCanBeRetried() async {
         let harness = Harness()
         harness.rates.fail(.gbp)
-        await harness.model.selectCurrency(.gbp)
+        harness.model.selectCurrency(.gbp)
         #expect(harness.model.currentOutput.grandTotal == "…")
-        #expect(
-            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
-                harness.model.currentOutput.notice != nil
-            }
-        )
+        await harness.clock.advance(by: CheckoutViewModel.currencyDebounce)
+        #expect(await harness.received(2) == [.currencySettled(.gbp), .rateFailed(.gbp)])
 
         let output = harness.model.currentOutput
         #expect(output.currencies.filter(\.isSelected).map(\.code) == ["USD"])
@@ -153,12 +162,10 @@ import Testing
         #expect(!output.isOrderDisabled)
 
         // Chosen again, it is fetched again (duplicates are dropped against what is shown).
-        await harness.model.selectCurrency(.gbp)
-        #expect(
-            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
-                harness.rates.fetches == [.gbp, .gbp]
-            }
-        )
+        harness.model.selectCurrency(.gbp)
+        await harness.clock.advance(by: CheckoutViewModel.currencyDebounce)
+        #expect(await harness.received(2) == [.currencySettled(.gbp), .rateFailed(.gbp)])
+        #expect(harness.rates.fetches == [.gbp, .gbp])
         await harness.finish()
     }
 
@@ -172,8 +179,7 @@ import Testing
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
-        #expect(await settle { harness.workshop.waitingCalls == 1 })
-        #expect(harness.model.currentOutput.orderButtonLabel == "Ordering…")
+        #expect(await harness.output { $0.orderButtonLabel == "Ordering…" } != nil)
         #expect(harness.model.currentOutput.isOrderDisabled)
         harness.workshop.openGate()
 
@@ -191,13 +197,10 @@ import Testing
 
     @Test func theOrderCarriesTheShownCurrencyRateAndAmounts() async throws {
         let harness = Harness()
-        await harness.model.selectShipping(.ground)
-        await harness.model.selectCurrency(.ils)
-        #expect(
-            await advance(harness.clock, by: CheckoutViewModel.currencyDebounce) {
-                !harness.model.currentOutput.arePricesPending
-            }
-        )
+        harness.model.selectShipping(.ground)
+        harness.model.selectCurrency(.ils)
+        await harness.clock.advance(by: CheckoutViewModel.currencyDebounce)
+        #expect(await harness.received(2) == [.currencySettled(.ils), .rateArrived(Self.rate(.ils))])
         let order = try await harness.model.placeOrder()
         #expect(order.currency == .ils)
         #expect(order.rate == Decimal(string: "3.25"))
@@ -257,14 +260,14 @@ import Testing
                             return .failure(failure)
                         } catch {
                             Issue.record("not an OrderFailure: \(error)")
-                            return .failure(.refused("\(error)"))
+                            return .failure(.refused("\(error)", missing: []))
                         }
                     }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }
-        #expect(await settle { harness.workshop.waitingCalls == 1 })
+        #expect(await harness.output { $0.orderButtonLabel == "Ordering…" } != nil)
         harness.workshop.openGate()
         let results = await attempts.value
         let unavailable = CheckoutViewModel.OrderFailure.unavailable(CheckoutViewModel.unavailableMessage)
@@ -301,7 +304,7 @@ import Testing
 
     @Test func orderingACartSendsEveryLineAndTheCode() async throws {
         let harness = Harness(checkout: Self.cartCheckout)
-        await harness.model.selectShipping(.ground)
+        harness.model.selectShipping(.ground)
 
         let order = try await harness.model.placeOrder()
 
@@ -346,13 +349,13 @@ import Testing
     @Test func theLatestStateFollowsEveryInputWithoutWaiting() async {
         let harness = Harness(checkout: Self.cartCheckout)
         #expect(harness.model.latestState == CheckoutState(checkout: Self.cartCheckout))
-        await harness.model.selectShipping(.express)
-        await harness.model.selectCurrency(.gbp)
+        harness.model.selectShipping(.express)
+        harness.model.selectCurrency(.gbp)
         let state = harness.model.latestState
         #expect(state.shipping == .express)
         #expect(state.selectedCurrency == .gbp)
         #expect(state.shownRate == .dollar())
-        #expect(state == (await harness.model.currentState))
+        #expect(state == harness.model.latestState)
         await harness.finish()
     }
 
@@ -387,13 +390,9 @@ import Testing
         #expect(output.isOrderDisabled)
 
         await harness.clock.advance(by: .milliseconds(499))
-        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(harness.rates.fetches.isEmpty)
         await harness.clock.advance(by: .milliseconds(1))
-        #expect(
-            await advance(harness.clock, by: .milliseconds(50)) {
-                harness.rates.fetches == [.ils] && !harness.model.currentOutput.arePricesPending
-            }
-        )
+        #expect(await harness.received(2) == [.currencySettled(.ils), .rateArrived(Self.rate(.ils))])
         output = harness.model.currentOutput
         // 2 × $2,225 + $2,100 = $6,550, less $655, plus $100 ground: $5,995 × 3.25 = ₪19,483.75.
         #expect(output.grandTotal == "₪19,484")
@@ -408,8 +407,10 @@ import Testing
         let euro = ExchangeRate(currency: .eur, perDollar: Decimal(string: "0.83") ?? 0, asOf: FakeExchangeRates.asOf)
         let harness = Harness(restoring: Self.snapshot(selected: .eur, shown: euro))
         #expect(!harness.model.currentOutput.arePricesPending)
+        // Nothing was asked for at all: no effect is running to fetch anything later.
         await harness.clock.advance(by: .seconds(5))
-        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(harness.model.runningEffects == 0)
+        #expect(harness.rates.fetches.isEmpty)
         #expect(harness.model.currentOutput.shipping == "€83")
         await harness.finish()
     }
@@ -417,8 +418,10 @@ import Testing
     @Test func aRestoredOrderIsNeverRepricedOrPlacedAgain() async throws {
         let snapshot = Self.snapshot(selected: .gbp, shown: .dollar(), ordered: true)
         let harness = Harness(restoring: snapshot)
+        // Nothing was asked for at all: no effect is running to fetch anything later.
         await harness.clock.advance(by: .seconds(5))
-        #expect(await !settle(until: { !harness.rates.fetches.isEmpty }, yields: 500))
+        #expect(harness.model.runningEffects == 0)
+        #expect(harness.rates.fetches.isEmpty)
         #expect(try await harness.model.placeOrder() == snapshot.order)
         #expect(harness.workshop.counts.placeOrder == 0)
         #expect(harness.model.currentOutput.confirmation?.number == "LU-OLD001")

@@ -104,7 +104,7 @@ import Testing
         state.selectedCurrency = .gbp
         state.isLoadingRate = true
         state.isOrdering = true
-        state.notice = "GBP prices are unavailable right now; showing prices in USD."
+        state.notice = .rateUnavailable(.gbp, showing: .usd)
         let snapshot = CheckoutSnapshot(state: state)
         let decoded = try JSONDecoder().decode(CheckoutSnapshot.self, from: try JSONEncoder().encode(snapshot))
         #expect(decoded == snapshot)

@@ -86,7 +86,7 @@ public struct CheckoutOutput: Hashable, Sendable {
         arePricesPending = pending
         ratesNote =
             rate.currency == .usd || pending ? nil : "\(rate.currency.code) rates as of \(Self.format(rate.asOf))"
-        notice = state.notice
+        notice = state.notice?.message
         isOrdering = state.isOrdering
         if let order = state.order {
             confirmation = OrderConfirmation(order: order)

@@ -13,8 +13,23 @@ public struct CheckoutState: Hashable, Sendable {
     public var isLoadingRate: Bool
     public var isOrdering: Bool
     public var order: Order?
-    /// A message for the customer (a failed rate, a refused order).
-    public var notice: String?
+    /// What the customer is told went wrong, if anything: the newest of a failed rate and a
+    /// failed order.
+    public var notice: Notice?
+
+    public enum Notice: Hashable, Sendable {
+        /// The rate of the first currency could not be fetched; prices stay in the second.
+        case rateUnavailable(Currency, showing: Currency)
+        case orderFailed(CheckoutFeature.OrderFailure)
+
+        public var message: String {
+            switch self {
+            case .rateUnavailable(let wanted, let shown):
+                "\(wanted.code) prices are unavailable right now; showing prices in \(shown.code)."
+            case .orderFailed(let failure): failure.message
+            }
+        }
+    }
 
     public init(checkout: Checkout) {
         self.checkout = checkout
@@ -41,6 +56,16 @@ public struct CheckoutState: Hashable, Sendable {
     /// The picker says one currency while the prices are still in another: show placeholders
     /// rather than figures under the wrong symbol.
     public var arePricesPending: Bool { selectedCurrency != shownRate.currency }
+
+    /// Why an order cannot be placed now, as the customer is told; nil when it can (or is placed).
+    public var whyNotOrderable: String? {
+        guard availability.isAvailable else {
+            return checkout.lines.count == 1
+                ? "This model is currently unavailable." : "Some guitars in this order are currently unavailable."
+        }
+        guard !arePricesPending, !isLoadingRate else { return "Prices are still loading; order once they are shown." }
+        return nil
+    }
 
     public var isOrderable: Bool {
         availability.isAvailable && !arePricesPending && !isLoadingRate && !isOrdering && order == nil

@@ -73,7 +73,7 @@ struct CheckoutController: Sendable {
     @Sendable func shipping(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.handle(request) { session in
             let method = try await forms.singleOption("option", of: request, as: ShippingMethod.self)
-            try await checkout(of: session).selectShipping(method)
+            try checkout(of: session).selectShipping(method)
             return sessions.done(request, redirect: "/checkout")
         }
     }
@@ -82,7 +82,7 @@ struct CheckoutController: Sendable {
     @Sendable func currency(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         await sessions.handle(request) { session in
             let currency = try await forms.singleOption("currency", of: request, as: Currency.self)
-            try await checkout(of: session).selectCurrency(currency)
+            try checkout(of: session).selectCurrency(currency)
             return sessions.done(request, redirect: "/checkout")
         }
     }
@@ -108,7 +108,7 @@ struct CheckoutController: Sendable {
             } catch let failure as CheckoutViewModel.OrderFailure {
                 taken?.giveBack()
                 switch failure {
-                case .notOrderable(let message), .refused(let message):
+                case .notOrderable(let message), .refused(let message, _):
                     throw UserFacingError(.conflict, message)
                 case .unavailable(let message):
                     // The store failed (locked, full): nothing was ordered, and trying again may work.

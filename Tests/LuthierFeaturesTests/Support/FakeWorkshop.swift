@@ -225,6 +225,16 @@ final class FakeWorkshop: Sendable {
         }
     }
 
+    /// The order this fake places for `request`: always number LU-TEST01 with key "key".
+    static func order(for request: OrderRequest) -> Order {
+        Order(
+            number: "LU-TEST01", accessKey: "key", checkoutID: request.checkoutID, lines: request.lines,
+            shipping: request.shipping, currency: request.rate.currency, rate: request.rate.perDollar,
+            discountCode: request.discountCode, quote: request.quote, status: .woodSelection,
+            placedAt: Date(timeIntervalSince1970: 0), sessionKey: request.sessionKey
+        )
+    }
+
     var client: WorkshopClient {
         WorkshopClient(
             availability: { lines in
@@ -263,12 +273,7 @@ final class FakeWorkshop: Sendable {
                 await self.pass()
                 if let refusal = self.state.withLock({ $0.refuseOrder }) { throw refusal }
                 if self.state.withLock({ $0.failOrders }) { throw StoreDown() }
-                return Order(
-                    number: "LU-TEST01", accessKey: "key", checkoutID: request.checkoutID, lines: request.lines,
-                    shipping: request.shipping, currency: request.rate.currency, rate: request.rate.perDollar,
-                    discountCode: request.discountCode, quote: request.quote, status: .woodSelection,
-                    placedAt: Date(timeIntervalSince1970: 0), sessionKey: request.sessionKey
-                )
+                return Self.order(for: request)
             },
             order: { _ in
                 Issue.record("the checkout never reads orders back")

@@ -1,0 +1,89 @@
+import Testing
+
+@testable import LuthierFeatures
+
+/// A `Store` driven by a test the way the seeds' marble tests read: `send` an input and say how
+/// the state changes; `receive` each action an effect sends back, in order, and say how the state
+/// changes; `finish` fails on any action left unreceived. Nothing polls: `receive` waits for the
+/// next action itself (bounded in real time by `firstValues`, so a missing one fails instead of
+/// hanging).
+struct TestStore<R: Reducer> where R.Action: Equatable {
+    let store: Store<R>
+    private let feedback: AsyncStream<(R.Action, R.State)>
+    private(set) var state: R.State
+
+    init(initialState: R.State, reducer: R) {
+        let (stream, continuation) = AsyncStream<(R.Action, R.State)>.makeStream()
+        store = Store(initialState: initialState, reducer: reducer, feedback: continuation)
+        feedback = stream
+        state = initialState
+    }
+
+    /// Sends an input; `update` turns the state before it into the state expected after it.
+    @discardableResult
+    mutating func send(
+        _ action: R.Action, _ update: (inout R.State) -> Void = { _ in },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Store<R>.Sent {
+        let sent = store.send(action)
+        var expected = state
+        update(&expected)
+        #expect(sent.state == expected, "after \(action)", sourceLocation: sourceLocation)
+        state = sent.state
+        return sent
+    }
+
+    /// Waits for the next action an effect sends back: it must be `action`, and `update` turns the
+    /// state before it into the state after it.
+    mutating func receive(
+        _ action: R.Action, _ update: (inout R.State) -> Void = { _ in },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        guard let (received, after) = await next() else {
+            Issue.record("expected to receive \(action), but nothing came", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(received == action, sourceLocation: sourceLocation)
+        var expected = state
+        update(&expected)
+        #expect(after == expected, "after \(received)", sourceLocation: sourceLocation)
+        state = after
+    }
+
+    /// Closes the store (cancelling work still in flight) and fails on every action that came back
+    /// without being received.
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) async {
+        store.close()
+        for await (action, _) in feedback {
+            Issue.record("received \(action) that the test did not expect", sourceLocation: sourceLocation)
+        }
+    }
+
+    private func next() async -> (R.Action, R.State)? {
+        await firstValues(1, of: feedback).first
+    }
+}
+
+/// The first `count` values of `sequence`, waiting for them as they come (no polling); fewer if
+/// the sequence ends first or 5 s pass in real time (only a failing test waits that long).
+func firstValues<S: AsyncSequence & Sendable>(_ count: Int, of sequence: S) async -> [S.Element]
+where S.Element: Sendable, S.Failure == Never {
+    await withTaskGroup(of: [S.Element]?.self) { group in
+        group.addTask {
+            var values: [S.Element] = []
+            guard count > 0 else { return values }
+            for await value in sequence {
+                values.append(value)
+                if values.count == count { break }
+            }
+            return values
+        }
+        group.addTask {
+            try? await ContinuousClock().sleep(for: .seconds(5))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first ?? []
+    }
+}
