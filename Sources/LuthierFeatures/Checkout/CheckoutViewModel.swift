@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import LuthierDomain
 
 /// The checkout screen as the web layer drives it: inputs in, outputs out. Its logic is
@@ -9,15 +8,12 @@ public final class CheckoutViewModel: Sendable {
     public static let currencyDebounce = CheckoutFeature.currencyDebounce
     public static let unavailableMessage = CheckoutFeature.unavailableMessage
 
-    public typealias Outputs = AsyncRemoveDuplicatesSequence<
-        AsyncMapSequence<AsyncStream<CheckoutState>, CheckoutOutput>
-    >
-
     public let checkout: Checkout
     /// Each line's picture, in line order: drawn once, since a checkout's guitars never change (the
     /// outputs, published on every shipping or currency change, leave them out).
     public let artworks: [GuitarArtwork]
     private let store: Store<CheckoutFeature>
+    private let output: SharedOutput<CheckoutState, CheckoutOutput>
 
     public convenience init(checkout: Checkout, environment: LuthierEnvironment, sessionKey: String) {
         self.init(state: CheckoutState(checkout: checkout), environment: environment, sessionKey: sessionKey)
@@ -53,6 +49,7 @@ public final class CheckoutViewModel: Sendable {
         store = Store(
             initialState: state, reducer: CheckoutFeature(environment: environment, sessionKey: sessionKey),
             feedback: feedback)
+        output = SharedOutput(initial: state, CheckoutOutput.init(state:))
     }
 
     /// The shipping input: the shipping row and the grand total follow at once.
@@ -98,13 +95,13 @@ public final class CheckoutViewModel: Sendable {
     public var latestState: CheckoutState { store.state }
 
     /// The output now: what a full page renders.
-    public var currentOutput: CheckoutOutput { CheckoutOutput(state: store.state) }
+    public var currentOutput: CheckoutOutput { output.output(for: store.state) }
 
     /// The outputs, from the current one on: each state the store reaches, as the page shows it
     /// (`map`), an output equal to the last one left out (`removeDuplicates`). Conflated: a slow
     /// reader gets the newest.
-    public func outputs() -> Outputs {
-        store.states().map(CheckoutOutput.init(state:)).removeDuplicates()
+    public func outputs() -> SharedOutput<CheckoutState, CheckoutOutput>.Outputs {
+        output.outputs(of: store.states())
     }
 
     /// Ends the outputs and any work in flight: the customer left this checkout.

@@ -44,6 +44,12 @@ public struct Effect<Action: Sendable>: Sendable {
             cancellations: cancellations + [id])
     }
 
+    /// The work under a name, so that others can find it in flight and await it
+    /// (`Store.inFlight(id:)`), without replacing anything (unlike `cancellable`).
+    public func named(_ id: EffectID) -> Self {
+        Self(jobs: jobs.map { Job(id: id, operation: $0.operation) }, cancellations: cancellations)
+    }
+
     /// The work after `duration` on `clock`, cancelled if another effect with the same `id` comes
     /// first (`debounce`): only the last of a quick succession runs.
     ///

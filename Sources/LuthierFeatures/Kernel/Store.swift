@@ -13,7 +13,7 @@ public final class Store<R: Reducer>: Sendable {
 
     private struct Core {
         var state: State
-        var running: [Int: (id: EffectID?, task: Task<Void, Never>)] = [:]
+        var running: [Int: (id: EffectID?, task: Task<[Action], Never>)] = [:]
         var nextToken = 0
         var isClosed = false
     }
@@ -63,14 +63,21 @@ public final class Store<R: Reducer>: Sendable {
                     core.running[token] = nil
                 }
             }
-            var started: [Task<Void, Never>] = []
+            var started: [Task<[Action], Never>] = []
             for job in effect.jobs {
                 let token = core.nextToken
                 core.nextToken += 1
                 // The task removes itself when done; it cannot get there before this lock is released.
+                // It returns the actions it sent back, for whoever awaits it (`Sent.finish`).
                 let task = Task { [self] in
-                    await job.operation(Send { [self] action in _ = self.apply(action, fedBack: true) })
+                    let sentBack = Mutex<[Action]>([])
+                    await job.operation(
+                        Send { [self] action in
+                            sentBack.withLock { $0.append(action) }
+                            _ = self.apply(action, fedBack: true)
+                        })
                     _ = self.core.withLock { $0.running.removeValue(forKey: token) }
+                    return sentBack.withLock { $0 }
                 }
                 core.running[token] = (job.id, task)
                 started.append(task)
@@ -78,6 +85,18 @@ public final class Store<R: Reducer>: Sendable {
             return Sent(state: core.state, tasks: started)
         }
     }
+
+    /// The work running now under `id`, to await as if this caller had started it (a request that
+    /// joins one in flight awaits its answer); nil when none runs.
+    public func inFlight(id: EffectID) -> Sent? {
+        core.withLock { core in
+            let tasks = core.running.values.filter { $0.id == id }.map(\.task)
+            return tasks.isEmpty ? nil : Sent(state: core.state, tasks: tasks)
+        }
+    }
+
+    /// How many readers follow the states (used to prove streams are released).
+    public var subscriberCount: Int { published.subscriberCount }
 
     /// Effects in flight now.
     public var runningEffects: Int { core.withLock { $0.running.count } }
@@ -104,11 +123,15 @@ public final class Store<R: Reducer>: Sendable {
     /// What one `send` did: the state right after it, and the work it started.
     public struct Sent: Sendable {
         public let state: State
-        let tasks: [Task<Void, Never>]
+        let tasks: [Task<[Action], Never>]
 
-        /// Waits until the work this action started has finished (its actions applied).
-        public func finish() async {
-            for task in tasks { await task.value }
+        /// Waits until the work this action started has finished (its actions applied), and returns
+        /// the actions it sent back, in order.
+        @discardableResult
+        public func finish() async -> [Action] {
+            var actions: [Action] = []
+            for task in tasks { actions += await task.value }
+            return actions
         }
     }
 }
