@@ -36,17 +36,15 @@ import Testing
         workshop.closeGate()
         let model = BuildViewModel(environment: .test(workshop: workshop.client), sessionKey: "session")
 
-        let first = Task { try await model.checkout() }
-        #expect(await settle { workshop.waitingCalls == 3 })
+        let first = model.requestCheckout()
         #expect(model.currentOutput.checkoutButton.isLoading)
         #expect(model.currentOutput.checkoutButton.label == "Checking out…")
 
-        let second = Task { try await model.checkout() }
-        let third = Task { try await model.checkout() }
-        #expect(await settle { workshop.waitingCalls == 3 })
+        let second = model.requestCheckout()
+        let third = model.requestCheckout()
         workshop.openGate()
 
-        let results = try await [first.value, second.value, third.value]
+        let results = try await [first.value(), second.value(), third.value()]
         #expect(results.allSatisfy { $0 === results[0] })
         #expect(workshop.counts == FakeWorkshop.Counts(availability: 1, estimate: 1, shippingOptions: 1))
         #expect(!model.currentOutput.checkoutButton.isLoading)
@@ -147,20 +145,17 @@ import Testing
         workshop.closeGate()
         let model = BuildViewModel(environment: .test(workshop: workshop.client), sessionKey: "session")
 
-        let first = Task { try await model.checkout(cart: Self.cart, discount: Self.tenOff) }
-        #expect(await settle { workshop.waitingCalls == 3 })
+        let first = try model.requestCheckout(cart: Self.cart, discount: Self.tenOff)
         #expect(model.currentOutput.checkoutButton.isLoading)
         #expect(model.latestState.checkoutPhase == .loading)
 
         // Another cart tab and the builder tab press their buttons meanwhile: both join.
-        let again = Task {
-            try await model.checkout(cart: Cart(lines: [CartLine(guitar: .standard, quantity: 1)]), discount: nil)
-        }
-        let builder = Task { try await model.checkout() }
-        #expect(await !settle(until: { workshop.counts.availability > 1 }, yields: 500))
+        let again = try model.requestCheckout(
+            cart: Cart(lines: [CartLine(guitar: .standard, quantity: 1)]), discount: nil)
+        let builder = model.requestCheckout()
         workshop.openGate()
 
-        let results = try await [first.value, again.value, builder.value]
+        let results = try await [first.value(), again.value(), builder.value()]
         #expect(results.allSatisfy { $0 === results[0] })
         #expect(results[0].checkout.source == .cart)
         #expect(results[0].checkout.cartLines == Self.cart.lines)

@@ -42,7 +42,7 @@ import Testing
             sessionKey: "session")
         await model.send(.startOver)
         #expect(model.currentOutput.guitar == .standard)
-        #expect(await model.currentState == BuildState())
+        #expect(model.latestState == BuildState())
     }
 
     @Test func aChangeThatChangesNothingEmitsNothing() async throws {

@@ -6,12 +6,26 @@ public enum BuildAction: Hashable, Sendable {
     case change(GuitarChange)
     /// Back to the standard guitar (also what "Dismiss" after an order does).
     case startOver
-    /// The checkout button was pressed and the workshop calls began.
-    case checkoutStarted
+    /// A checkout button was pressed (the builder's or the cart's): the workshop is asked about
+    /// these lines, unless a checkout is loading already, which the request then joins.
+    case checkoutRequested(CheckoutRequest)
     /// The three calls answered.
     case checkoutFinished(Checkout)
     /// One of them failed.
     case checkoutFailed(String)
     /// The customer left the checkout (or ordered and dismissed it).
     case checkoutEnded
+}
+
+/// What a checkout is asked for: the guitars, where from, and the cart's code if it has one.
+public struct CheckoutRequest: Hashable, Sendable {
+    public var lines: [CartLine]
+    public var source: Checkout.Source
+    public var discount: DiscountCode?
+
+    public init(lines: [CartLine], source: Checkout.Source, discount: DiscountCode? = nil) {
+        self.lines = lines
+        self.source = source
+        self.discount = discount
+    }
 }

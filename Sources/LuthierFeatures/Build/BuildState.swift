@@ -33,7 +33,7 @@ public struct BuildState: Hashable, Sendable {
             next.guitar = .standard
             next.checkout = nil
             if case .failed = state.checkoutPhase { next.checkoutPhase = .idle }
-        case .checkoutStarted:
+        case .checkoutRequested:
             next.checkoutPhase = .loading
         case .checkoutFinished(let checkout):
             next.checkoutPhase = .idle

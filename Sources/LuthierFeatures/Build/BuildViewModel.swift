@@ -1,27 +1,27 @@
 import LuthierDomain
 import Synchronization
 
-/// The builder screen as an input/output transformation, with no HTTP in it.
+/// The builder screen as the web layer drives it: inputs in, outputs out. Its logic is
+/// `BuildFeature`, run by a `Store`; this type names the inputs (`send`, `checkout`) and the output
+/// (`BuildOutput`, shared by every reader), and keeps the session's `CheckoutViewModel` in step
+/// with the checkout the state holds.
 ///
-/// Inputs are `BuildAction`s (what a form post carries). They are folded, one at a time, over
-/// the previous `BuildState` by the pure `BuildState.reduce` — a `scan` — and every state is mapped
-/// to a `BuildOutput` that is published to all readers. Being an actor serialises the fold, so two
-/// tabs posting at once can never lose each other's change, and `send` returns only once the change
-/// is applied: a route that answers 204 or 303 after it has really taken effect.
-public actor BuildViewModel {
+/// Actions are applied one at a time, so two tabs posting at once never lose each other's change,
+/// and `send` returns once the change is applied: a route answers 204 or 303 after it has really
+/// taken effect.
+public final class BuildViewModel: Sendable {
     public enum CheckoutFailure: Error, Equatable, Sendable {
         case workshopUnreachable
         /// A cart with no lines has nothing to check out.
         case emptyCart
     }
 
-    private var state: BuildState
-    private let output: CurrentValueBroadcast<BuildOutput>
+    private let store: Store<BuildFeature>
+    private let output: SharedOutput<BuildState, BuildOutput>
     private let environment: LuthierEnvironment
     private let sessionKey: String
-    private var checkoutInFlight: Task<CheckoutViewModel, any Error>?
+    /// The model of the checkout the state holds (made once per checkout, closed when it goes).
     private let checkoutBox = Mutex<CheckoutViewModel?>(nil)
-    private let latest: Mutex<BuildState>
 
     /// - Parameters:
     ///   - sessionKey: the session's anonymous key; orders placed from here carry it.
@@ -35,11 +35,10 @@ public actor BuildViewModel {
         var state = state
         state.checkoutPhase = .idle
         state.checkout = restoredCheckout?.checkout
-        self.state = state
+        store = Store(initialState: state, reducer: BuildFeature(environment: environment))
+        output = SharedOutput(initial: state, BuildOutput.init(state:))
         self.environment = environment
         self.sessionKey = sessionKey
-        output = CurrentValueBroadcast(BuildOutput(state: state))
-        latest = Mutex(state)
         if let restoredCheckout {
             checkoutBox.withLock {
                 $0 = CheckoutViewModel(restoring: restoredCheckout, environment: environment, sessionKey: sessionKey)
@@ -48,114 +47,110 @@ public actor BuildViewModel {
     }
 
     /// Applies one input.
-    public func send(_ action: BuildAction) {
-        if action == .startOver || action == .checkoutEnded {
-            endCheckout()
-        }
-        apply(action)
+    public func send(_ action: BuildAction) async {
+        store.send(action)
+        _ = currentCheckout
     }
 
-    /// The checkout input for the builder's one guitar: asks the workshop for availability, the
-    /// estimate and the shipping options at once (`async let`, a zip), and makes the result the
-    /// session's checkout.
-    ///
-    /// Each call runs once per checkout. A second request while one is loading starts nothing: it
-    /// joins the one in flight (whether it came from the builder or the cart). The calls run in a
-    /// task of their own so that a closed tab cannot abandon a checkout half-way.
+    /// The checkout input for the builder's one guitar. Each workshop call runs once per checkout;
+    /// a second request while one is loading starts nothing and gets the same checkout (whether the
+    /// first came from the builder or the cart). The calls run in the store's task, so a closed tab
+    /// cannot abandon a checkout half-way.
     public func checkout() async throws -> CheckoutViewModel {
-        try await checkout([CartLine(guitar: state.guitar, quantity: 1)], source: .builder, discount: nil)
+        try await requestCheckout().value()
     }
 
     /// The checkout input for a whole cart: every line, and its discount code if still valid.
     public func checkout(cart: Cart, discount: DiscountCode?) async throws -> CheckoutViewModel {
-        guard !cart.isEmpty else { throw CheckoutFailure.emptyCart }
-        return try await checkout(cart.lines, source: .cart, discount: discount)
+        try await requestCheckout(cart: cart, discount: discount).value()
     }
 
-    private func checkout(
-        _ lines: [CartLine], source: Checkout.Source, discount: DiscountCode?
-    ) async throws -> CheckoutViewModel {
-        if let inFlight = checkoutInFlight {
-            return try await inFlight.value
-        }
-        let environment = environment
-        apply(.checkoutStarted)
-        let task = Task { () throws -> CheckoutViewModel in
-            do {
-                async let availability = environment.workshop.availability(lines)
-                async let estimate = environment.workshop.estimate(lines)
-                async let shippingOptions = environment.workshop.shippingOptions(lines)
-                let answers = try await availability
-                guard answers.count == lines.count else { throw CheckoutFailure.workshopUnreachable }
-                let checkout = Checkout(
-                    id: environment.makeID(),
-                    source: source,
-                    lines: zip(lines, answers).map { line, availability in
-                        CheckoutLine(guitar: line.guitar, quantity: line.quantity, availability: availability)
-                    },
-                    estimate: try await estimate,
-                    shippingOptions: try await shippingOptions,
-                    discount: discount
-                )
-                return self.checkoutArrived(checkout)
-            } catch {
-                self.apply(.checkoutFailed("The workshop could not be reached; please try again."))
+    /// Sends the builder's checkout input now, and returns what to await for its checkout.
+    public func requestCheckout() -> PendingCheckout {
+        request(CheckoutRequest(lines: [CartLine(guitar: store.state.guitar, quantity: 1)], source: .builder))
+    }
+
+    /// Sends a cart's checkout input now, and returns what to await for its checkout.
+    public func requestCheckout(cart: Cart, discount: DiscountCode?) throws(CheckoutFailure) -> PendingCheckout {
+        guard !cart.isEmpty else { throw .emptyCart }
+        return request(CheckoutRequest(lines: cart.lines, source: .cart, discount: discount))
+    }
+
+    private func request(_ request: CheckoutRequest) -> PendingCheckout {
+        PendingCheckout(sent: store.send(.checkoutRequested(request)), model: self)
+    }
+
+    /// A checkout input sent: its answer, the session's checkout, is awaited with `value()`.
+    public struct PendingCheckout: Sendable {
+        let sent: Store<BuildFeature>.Sent
+        let model: BuildViewModel
+
+        /// The checkout this request made or joined, once the workshop has answered. Told by the
+        /// answer itself, not by the state after it: another tab may leave the checkout or start
+        /// another before this request reads it.
+        public func value() async throws -> CheckoutViewModel {
+            var answers = await sent.finish()
+            if answers.isEmpty, let joined = model.store.inFlight(id: BuildFeature.checkoutID) {
+                answers = await joined.finish()
+            }
+            switch answers.last {
+            case .checkoutFinished(let checkout):
+                return model.model(for: checkout)
+            case .checkoutFailed:
                 throw CheckoutFailure.workshopUnreachable
+            default:
+                // Joined one that ended before it could be awaited: its answer is in the state.
+                let state = model.store.state
+                guard state.checkoutPhase == .idle, let checkout = state.checkout else {
+                    throw CheckoutFailure.workshopUnreachable
+                }
+                return model.model(for: checkout)
             }
         }
-        checkoutInFlight = task
-        defer { checkoutInFlight = nil }
-        return try await task.value
     }
 
-    private func checkoutArrived(_ checkout: Checkout) -> CheckoutViewModel {
-        let model = CheckoutViewModel(checkout: checkout, environment: environment, sessionKey: sessionKey)
-        let previous = checkoutBox.withLock { box in
-            defer { box = model }
-            return box
+    /// The model of `checkout`: the session's current one if it is that checkout; otherwise (left or
+    /// replaced by another tab meanwhile) one made for it and closed at once, as the session's
+    /// would have been.
+    private func model(for checkout: Checkout) -> CheckoutViewModel {
+        if let current = currentCheckout, current.checkout == checkout { return current }
+        let gone = CheckoutViewModel(checkout: checkout, environment: environment, sessionKey: sessionKey)
+        gone.close()
+        return gone
+    }
+
+    /// The state after the latest applied input, without waiting: what a session saves.
+    public var latestState: BuildState { store.state }
+
+    /// The session's checkout, if one has been made and not left: the model of the checkout the
+    /// state holds, made the first time it is asked for, the one before closed.
+    public var currentCheckout: CheckoutViewModel? {
+        let wanted = store.state.checkout
+        let (model, replaced) = checkoutBox.withLock { box -> (CheckoutViewModel?, CheckoutViewModel?) in
+            // Compared whole, not by id: each checkout that arrives is a new one.
+            guard box?.checkout != wanted else { return (box, nil) }
+            let replaced = box
+            box = wanted.map { CheckoutViewModel(checkout: $0, environment: environment, sessionKey: sessionKey) }
+            return (box, replaced)
         }
-        previous?.close()
-        apply(.checkoutFinished(checkout))
+        replaced?.close()
         return model
     }
 
-    private func endCheckout() {
-        let previous = checkoutBox.withLock { box in
-            defer { box = nil }
-            return box
-        }
-        previous?.close()
-    }
-
-    private func apply(_ action: BuildAction) {
-        state = BuildState.reduce(state, action)
-        latest.withLock { $0 = state }
-        output.send(BuildOutput(state: state))
-    }
-
-    /// The current state, for tests.
-    public var currentState: BuildState { state }
-
-    /// The state after the latest applied input, without waiting: what a session saves.
-    public nonisolated var latestState: BuildState { latest.withLock { $0 } }
-
-    /// The session's checkout, if one has been made and not left.
-    public nonisolated var currentCheckout: CheckoutViewModel? { checkoutBox.withLock { $0 } }
-
     /// The output now, without waiting: what a full page render needs.
-    public nonisolated var currentOutput: BuildOutput { output.value }
+    public var currentOutput: BuildOutput { output.output(for: store.state) }
 
     /// The current output, then every distinct change; a slow reader sees only the newest.
-    public nonisolated func outputs() -> AsyncStream<BuildOutput> {
-        output.values()
+    public func outputs() -> SharedOutput<BuildState, BuildOutput>.Outputs {
+        output.outputs(of: store.states())
     }
 
     /// How many readers follow the outputs (used to prove streams are released).
-    public nonisolated var outputSubscriberCount: Int { output.subscriberCount }
+    public var outputSubscriberCount: Int { store.subscriberCount }
 
     /// Ends every output sequence; used when the session that owns the model goes away.
-    public nonisolated func close() {
-        output.finish()
+    public func close() {
+        store.close()
         checkoutBox.withLock { $0 }?.close()
     }
 }
