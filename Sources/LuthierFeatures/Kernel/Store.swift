@@ -46,15 +46,18 @@ public final class Store<R: Reducer>: Sendable {
 
     /// Applies `action` and starts the work it asks for; returns the state it led to and that work,
     /// which the caller may await (`finish()`) or leave running.
+    /// A refused action changes nothing and throws the reducer's refusal.
     @discardableResult
-    public func send(_ action: Action) -> Sent {
-        apply(action, fedBack: false)
+    public func send(_ action: Action) throws(R.Refusal) -> Sent {
+        try apply(action, fedBack: false)
     }
 
-    private func apply(_ action: Action, fedBack: Bool) -> Sent {
-        core.withLock { core in
+    private func apply(_ action: Action, fedBack: Bool) throws(R.Refusal) -> Sent {
+        try core.withLock { (core) throws(R.Refusal) -> Sent in
             guard !core.isClosed else { return Sent(state: core.state, tasks: []) }
-            let effect = reducer.reduce(into: &core.state, action: action)
+            var next = core.state
+            let effect = try reducer.reduce(into: &next, action: action)
+            core.state = next
             published.send(core.state)
             if fedBack { feedback?.yield((action, core.state)) }
             for id in effect.cancellations {
@@ -74,7 +77,8 @@ public final class Store<R: Reducer>: Sendable {
                     await job.operation(
                         Send { [self] action in
                             sentBack.withLock { $0.append(action) }
-                            _ = self.apply(action, fedBack: true)
+                            // A result the reducer refuses changes nothing; there is nobody to tell.
+                            _ = try? self.apply(action, fedBack: true)
                         })
                     _ = self.core.withLock { $0.running.removeValue(forKey: token) }
                     return sentBack.withLock { $0 }

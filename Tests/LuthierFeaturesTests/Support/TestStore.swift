@@ -24,13 +24,26 @@ struct TestStore<R: Reducer> where R.Action: Equatable {
     mutating func send(
         _ action: R.Action, _ update: (inout R.State) -> Void = { _ in },
         sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Store<R>.Sent {
-        let sent = store.send(action)
+    ) throws(R.Refusal) -> Store<R>.Sent {
+        let sent = try store.send(action)
         var expected = state
         update(&expected)
         #expect(sent.state == expected, "after \(action)", sourceLocation: sourceLocation)
         state = sent.state
         return sent
+    }
+
+    /// Sends an input the reducer must refuse with `refusal`, leaving the state as it was.
+    func send(
+        _ action: R.Action, refusedWith refusal: R.Refusal, sourceLocation: SourceLocation = #_sourceLocation
+    ) where R.Refusal: Equatable {
+        do {
+            _ = try store.send(action)
+            Issue.record("\(action) was accepted; expected \(refusal)", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error == refusal, sourceLocation: sourceLocation)
+        }
+        #expect(store.state == state, "a refused \(action) changed the state", sourceLocation: sourceLocation)
     }
 
     /// Waits for the next action an effect sends back: it must be `action`, and `update` turns the
