@@ -1,14 +1,13 @@
 import Foundation
 import LuthierDomain
-import Synchronization
 
-/// The cart as an input/output transformation: `CartAction`s in, `CartOutput` out.
+/// The cart as the web layer drives it: `CartAction`s and codes in, `CartOutput` out. Its logic is
+/// `CartFeature`, run by a `Store`.
 ///
-/// Every action is folded over the previous cart by the pure `Cart.reduce` (the `scan` of the
-/// reactive shopping cart); refused actions change nothing. Each applied action is also offered to
-/// a second subscriber, `appliedActions()`, for analytics: its buffer is bounded and never waited
-/// on, so a slow or failing recorder can neither slow nor break the cart.
-public actor CartViewModel {
+/// Each applied customer action is also offered to a second subscriber, `appliedActions()`, for
+/// analytics: its buffer is bounded and never waited on, so a slow or failing recorder can neither
+/// slow nor break the cart.
+public final class CartViewModel: Sendable {
     /// An applied action with the cart it produced, as the analytics subscriber sees it.
     public struct AppliedAction: Hashable, Sendable {
         public var action: CartAction
@@ -16,7 +15,7 @@ public actor CartViewModel {
         public var at: Date
     }
 
-    public enum DiscountFailure: Error, Equatable, Sendable {
+    public enum DiscountFailure: Error, Hashable, Sendable {
         case unknown(String)
         case expired(String)
 
@@ -28,13 +27,12 @@ public actor CartViewModel {
         }
     }
 
-    private var cart: Cart
-    private var discount: DiscountCode?
-    private let discounts: [DiscountCode]
-    private var settledCheckoutID: String?
+    /// What a session saves.
+    public typealias Latest = CartState
+
+    private let store: Store<CartFeature>
+    private let output: SharedOutput<CartState, CartOutput>
     private let now: @Sendable () -> Date
-    private let latest: Mutex<Latest>
-    private let output: CurrentValueBroadcast<CartOutput>
     private let applied: AsyncStream<AppliedAction>
     private let appliedInput: AsyncStream<AppliedAction>.Continuation
 
@@ -51,83 +49,63 @@ public actor CartViewModel {
         settledCheckoutID: String? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
-        let discount = discount.flatMap { $0.isValid(at: now()) ? $0 : nil }
-        self.cart = cart
-        self.discount = discount
-        self.discounts = discounts
-        self.settledCheckoutID = settledCheckoutID
+        let state = CartState(
+            cart: cart, discount: discount.flatMap { $0.isValid(at: now()) ? $0 : nil },
+            settledCheckoutID: settledCheckoutID)
+        store = Store(initialState: state, reducer: CartFeature(discounts: discounts, now: now))
+        output = SharedOutput(initial: state) { state in
+            CartOutput(cart: state.cart, discount: state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil })
+        }
         self.now = now
-        latest = Mutex(Latest(cart: cart, discount: discount, settledCheckoutID: settledCheckoutID))
-        output = CurrentValueBroadcast(CartOutput(cart: cart, discount: discount))
         (applied, appliedInput) = AsyncStream<AppliedAction>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
     }
 
-    /// The cart and code after the latest applied input, readable without waiting.
-    public struct Latest: Hashable, Sendable {
-        public var cart: Cart
-        public var discount: DiscountCode?
-        public var settledCheckoutID: String?
-    }
-
     /// Applies one action, or refuses it and changes nothing.
-    public func send(_ action: CartAction) throws(CartError) {
-        cart = try Cart.reduce(cart, action)
-        publish()
-        appliedInput.yield(AppliedAction(action: action, cart: cart, at: now()))
+    public func send(_ action: CartAction) async throws(CartError) {
+        do {
+            let sent = try store.send(.cart(action))
+            appliedInput.yield(AppliedAction(action: action, cart: sent.state.cart, at: now()))
+        } catch {
+            guard case .cart(let refusal) = error else { return }
+            throw refusal
+        }
     }
 
     /// Applies a discount code (case-insensitive), or says why not and keeps the one there was.
-    public func applyDiscount(code: String) throws(DiscountFailure) {
-        let typed = code.trimmingCharacters(in: .whitespaces)
-        guard let match = discounts.first(where: { $0.code.caseInsensitiveCompare(typed) == .orderedSame }) else {
-            throw .unknown(typed)
+    public func applyDiscount(code: String) async throws(DiscountFailure) {
+        do {
+            try store.send(.applyDiscount(code: code))
+        } catch {
+            guard case .discount(let refusal) = error else { return }
+            throw refusal
         }
-        guard match.isValid(at: now()) else { throw .expired(match.code) }
-        discount = match
-        publish()
-    }
-
-    /// Takes an order's guitars out of the cart once it has been placed from a checkout of it.
-    /// Not a customer action, so analytics does not count it.
-    public func removeOrdered(_ lines: [CartLine]) {
-        cart = cart.removing(ordered: lines)
-        publish()
     }
 
     /// Takes the guitars of an order placed from a cart checkout out of the cart, once per checkout
     /// however often it is called (the order route and the session's driver both call it, and a
-    /// restored session calls it again). A builder checkout leaves the cart alone.
-    public func settle(_ checkout: Checkout) {
-        guard checkout.source == .cart, settledCheckoutID != checkout.id else { return }
-        settledCheckoutID = checkout.id
-        if checkout.discount != nil, discount == checkout.discount { discount = nil }
-        removeOrdered(checkout.cartLines)
+    /// restored session calls it again). A builder checkout leaves the cart alone. Not a customer
+    /// action, so analytics does not count it.
+    public func settle(_ checkout: Checkout) async {
+        _ = try? store.send(.settle(checkout))
     }
 
     /// The code to check out with: the applied one, if it is still valid now.
     public var validDiscount: DiscountCode? {
-        discount.flatMap { $0.isValid(at: now()) ? $0 : nil }
+        store.state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil }
     }
-
-    private func publish() {
-        latest.withLock { $0 = Latest(cart: cart, discount: discount, settledCheckoutID: settledCheckoutID) }
-        output.send(CartOutput(cart: cart, discount: validDiscount))
-    }
-
-    public var currentCart: Cart { cart }
 
     /// What a session saves.
-    public nonisolated var latestState: Latest { latest.withLock { $0 } }
+    public var latestState: CartState { store.state }
 
-    public nonisolated var currentOutput: CartOutput { output.value }
+    public var currentOutput: CartOutput { output.output(for: store.state) }
 
-    public nonisolated func outputs() -> AsyncStream<CartOutput> { output.values() }
+    public func outputs() -> SharedOutput<CartState, CartOutput>.Outputs { output.outputs(of: store.states()) }
 
     /// The applied actions, for the one analytics subscriber.
-    public nonisolated func appliedActions() -> AsyncStream<AppliedAction> { applied }
+    public func appliedActions() -> AsyncStream<AppliedAction> { applied }
 
-    public nonisolated func close() {
+    public func close() {
         appliedInput.finish()
-        output.finish()
+        store.close()
     }
 }

@@ -95,7 +95,7 @@ struct CartController: Sendable {
                 throw UserFacingError(.conflict, "Your cart is empty; add a guitar from the builder first.")
             }
             do {
-                _ = try await session.build.checkout(cart: cart.cart, discount: await session.cart.validDiscount)
+                _ = try await session.build.checkout(cart: cart.cart, discount: session.cart.validDiscount)
             } catch {
                 throw UserFacingError(
                     .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)

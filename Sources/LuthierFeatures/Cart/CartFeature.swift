@@ -1,0 +1,70 @@
+import Foundation
+import LuthierDomain
+
+/// The cart screen's logic: the shopping cart's `scan`, its discount code, and taking out what
+/// was ordered. Nothing here is asynchronous, so it asks for no work; what it refuses (a line
+/// that is not there, a full cart, a code that does not exist or has expired) changes nothing and
+/// is told as a sentence.
+public struct CartFeature: Reducer {
+    public enum Action: Hashable, Sendable {
+        /// A customer's change, folded by the pure `Cart.reduce`.
+        case cart(CartAction)
+        /// A discount code as typed (case and surrounding spaces do not matter).
+        case applyDiscount(code: String)
+        /// An order was placed from a checkout: a cart checkout's guitars leave the cart, once.
+        case settle(Checkout)
+    }
+
+    public enum Refusal: Error, Hashable, Sendable {
+        case cart(CartError)
+        case discount(CartViewModel.DiscountFailure)
+    }
+
+    /// The codes the shop offers.
+    let discounts: [DiscountCode]
+    /// Wall-clock time, for a code's expiry.
+    let now: @Sendable () -> Date
+
+    public init(discounts: [DiscountCode], now: @escaping @Sendable () -> Date) {
+        self.discounts = discounts
+        self.now = now
+    }
+
+    public func reduce(into state: inout CartState, action: Action) throws(Refusal) -> Effect<Action> {
+        switch action {
+        case .cart(let action):
+            do {
+                state.cart = try Cart.reduce(state.cart, action)
+            } catch {
+                throw .cart(error)
+            }
+        case .applyDiscount(let code):
+            let typed = code.trimmingCharacters(in: .whitespaces)
+            guard let match = discounts.first(where: { $0.code.caseInsensitiveCompare(typed) == .orderedSame }) else {
+                throw .discount(.unknown(typed))
+            }
+            guard match.isValid(at: now()) else { throw .discount(.expired(match.code)) }
+            state.discount = match
+        case .settle(let checkout):
+            guard checkout.source == .cart, state.settledCheckoutID != checkout.id else { return .none }
+            state.settledCheckoutID = checkout.id
+            if checkout.discount != nil, state.discount == checkout.discount { state.discount = nil }
+            state.cart = state.cart.removing(ordered: checkout.cartLines)
+        }
+        return .none
+    }
+}
+
+/// What the cart remembers: its lines, the code applied, and the last cart checkout taken out of
+/// it (so that an order is never taken out twice, even after a restart).
+public struct CartState: Hashable, Sendable {
+    public var cart: Cart
+    public var discount: DiscountCode?
+    public var settledCheckoutID: String?
+
+    public init(cart: Cart = .empty, discount: DiscountCode? = nil, settledCheckoutID: String? = nil) {
+        self.cart = cart
+        self.discount = discount
+        self.settledCheckoutID = settledCheckoutID
+    }
+}
