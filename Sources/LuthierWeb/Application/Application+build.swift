@@ -155,12 +155,18 @@ public func buildRouter(
         renderer: services.renderer,
         responses: responses,
         forms: forms,
-        showroom: services.showroom,
-        hub: services.hub,
-        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
         orderLimits: OrderLimits(
             perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
             perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock))
+    )
+    let orders = OrderController(
+        sessions: sessions,
+        environment: services.environment,
+        renderer: services.renderer,
+        responses: responses,
+        showroom: services.showroom,
+        hub: services.hub,
+        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
     )
     let kiosk = KioskController(
         showroom: services.showroom,
@@ -190,6 +196,7 @@ public func buildRouter(
     }
     recording.addRoutes(build.endpoints)
     recording.addRoutes(checkout.endpoints)
+    recording.addRoutes(orders.endpoints)
     recording.addRoutes(cart.endpoints)
     recording.addRoutes(admin.endpoints)
     recording.addRoutes(kiosk.endpoints)

@@ -3,17 +3,13 @@ import Hummingbird
 import LuthierDomain
 import LuthierFeatures
 
-/// Checkout and ordering: the checkout page, its shipping, currency and order posts, and the
-/// order pages.
+/// Checkout and ordering: the checkout page and its shipping, currency and order posts.
 struct CheckoutController: Sendable {
     let sessions: SessionResolver
     let environment: LuthierEnvironment
     let renderer: PageRenderer
     let responses: ResponseFactory
     let forms: FormReader
-    let showroom: Showroom
-    let hub: EventStreamHub
-    let reconnectDelayMilliseconds: Int
     /// Orders a session and a client address may place over time: scarce woods are not for a
     /// script to sweep up in seconds.
     let orderLimits: OrderLimits
@@ -27,8 +23,6 @@ struct CheckoutController: Sendable {
         routes.post("/checkout/order", use: order)
         routes.post("/checkout/dismiss", use: dismiss)
         routes.post("/checkout/leave", use: leave)
-        routes.get("/orders/:number", use: orderPage)
-        routes.get("/orders/:number/events", use: orderEvents)
         return routes
     }
 
@@ -140,98 +134,6 @@ struct CheckoutController: Sendable {
             await session.build.send(.checkoutEnded)
             return sessions.done(request, redirect: "/")
         }
-    }
-
-    /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
-    @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let access: OrderAccess
-        do {
-            access = try await authorizedOrder(request, context: context)
-        } catch {
-            return responses.error(error, for: request)
-        }
-        let page = OrderPage(order: access.order, cart: access.session?.cart.currentOutput, key: access.key)
-        return responses.page(renderer.render(page, template: "order"))
-    }
-
-    /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.
-    @Sendable func orderEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let order: Order
-        do {
-            order = try await authorizedOrder(request, context: context).order
-        } catch {
-            return responses.error(error, for: request)
-        }
-        let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client) { return responses.error(refusal, for: request) }
-        let render = renderer
-        func stages(_ order: Order) -> Fragment {
-            Fragment(
-                target: "order-stages",
-                html: render.render(cached: OrderStagesView(order: order), template: "fragments/order-stages"))
-        }
-        let fragments = FragmentStore(initial: [stages(order)])
-        let floor = showroom.floor
-        let workshop = environment.workshop
-        let follower = Task {
-            var shown = order.status
-            guard !shown.isFinished else { return }
-            for await output in floor.outputs() {
-                var moved = (output.inProgress + output.recentOrders).first { $0.number == order.number }
-                if moved == nil {
-                    // An order older than the ten newest leaves both lists when it finishes: read it.
-                    moved = try? await workshop.order(order.number)
-                }
-                guard let moved, moved.status != shown else { continue }
-                shown = moved.status
-                fragments.publish([stages(moved)])
-                if shown.isFinished { break }
-            }
-        }
-        let connection = EventStreamConnection(
-            fragments: fragments,
-            hub: hub,
-            reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
-            // A store of this connection's own: a reconnect gets its one small fragment again.
-            start: .fresh,
-            client: client,
-            closed: {
-                follower.cancel()
-                fragments.finish()
-            }
-        )
-        return EventStreamResponse.make(connection)
-    }
-
-    /// An order and who asked for it, once they may see it.
-    private struct OrderAccess {
-        let order: Order
-        let session: Session?
-        /// The access key, when the request carried the right one.
-        let key: String?
-    }
-
-    /// The order named in the path, if the request's session placed it or its query carries the
-    /// order's key (compared in constant time); 404 otherwise, the same as for no such order.
-    private func authorizedOrder(
-        _ request: Request, context: LuthierRequestContext
-    ) async throws(UserFacingError) -> OrderAccess {
-        let notFound = UserFacingError(.notFound, "There is no such order.")
-        guard let number = context.parameters.get("number"), number.utf8.count <= 32 else { throw notFound }
-        let found: Order?
-        do {
-            found = try await environment.workshop.order(number)
-        } catch {
-            throw UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5)
-        }
-        guard let order = found else { throw notFound }
-        let key = request.uri.queryParameters.get("key") ?? ""
-        let session = try? await sessions.existing(request)
-        let ownSession = session.map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
-        let keyMatches = constantTimeEquals(key, order.accessKey)
-        guard ownSession || keyMatches else { throw notFound }
-        return OrderAccess(order: order, session: session, key: keyMatches ? order.accessKey : nil)
     }
 
     private func checkout(of session: Session) throws(UserFacingError) -> CheckoutViewModel {

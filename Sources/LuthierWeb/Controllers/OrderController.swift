@@ -1,0 +1,107 @@
+import Hummingbird
+import LuthierDomain
+import LuthierFeatures
+
+/// The order pages: an order as it moves through the workshop, for the session that placed it or
+/// whoever has its full link. The following itself is `OrderTracker` (LuthierFeatures); this
+/// controller finds the order, checks who asks, and renders its stages.
+struct OrderController: Sendable {
+    let sessions: SessionResolver
+    let environment: LuthierEnvironment
+    let renderer: PageRenderer
+    let responses: ResponseFactory
+    let showroom: Showroom
+    let hub: EventStreamHub
+    let reconnectDelayMilliseconds: Int
+
+    var endpoints: RouteCollection<LuthierRequestContext> {
+        let routes = RouteCollection(context: LuthierRequestContext.self)
+        routes.get("/orders/:number", use: orderPage)
+        routes.get("/orders/:number/events", use: orderEvents)
+        return routes
+    }
+
+    /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
+    @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let access: OrderAccess
+        do {
+            access = try await authorizedOrder(request, context: context)
+        } catch {
+            return responses.error(error, for: request)
+        }
+        let page = OrderPage(order: access.order, cart: access.session?.cart.currentOutput, key: access.key)
+        return responses.page(renderer.render(page, template: "order"))
+    }
+
+    /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.
+    @Sendable func orderEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let order: Order
+        do {
+            order = try await authorizedOrder(request, context: context).order
+        } catch {
+            return responses.error(error, for: request)
+        }
+        let client = sessions.origin.clientAddress(of: request, channel: context.channel)
+        if let refusal = hub.refusal(client: client) { return responses.error(refusal, for: request) }
+        let render = renderer
+        func stages(_ order: Order) -> Fragment {
+            Fragment(
+                target: "order-stages",
+                html: render.render(cached: OrderStagesView(order: order), template: "fragments/order-stages"))
+        }
+        let fragments = FragmentStore(initial: [stages(order)])
+        let floor = showroom.floor
+        let tracker = OrderTracker(order: order, floor: { floor.outputs() }, workshop: environment.workshop)
+        // Renders each stage the tracker publishes; ends with the tracker (the stream's end closes it).
+        let renderer = Task {
+            for await moved in tracker.orders() where moved.status != order.status {
+                fragments.publish([stages(moved)])
+            }
+        }
+        let connection = EventStreamConnection(
+            fragments: fragments,
+            hub: hub,
+            reconnectDelayMilliseconds: reconnectDelayMilliseconds,
+            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
+            // A store of this connection's own: a reconnect gets its one small fragment again.
+            start: .fresh,
+            client: client,
+            closed: {
+                tracker.close()
+                renderer.cancel()
+                fragments.finish()
+            }
+        )
+        return EventStreamResponse.make(connection)
+    }
+
+    /// An order and who asked for it, once they may see it.
+    private struct OrderAccess {
+        let order: Order
+        let session: Session?
+        /// The access key, when the request carried the right one.
+        let key: String?
+    }
+
+    /// The order named in the path, if the request's session placed it or its query carries the
+    /// order's key (compared in constant time); 404 otherwise, the same as for no such order.
+    private func authorizedOrder(
+        _ request: Request, context: LuthierRequestContext
+    ) async throws(UserFacingError) -> OrderAccess {
+        let notFound = UserFacingError(.notFound, "There is no such order.")
+        guard let number = context.parameters.get("number"), number.utf8.count <= 32 else { throw notFound }
+        let found: Order?
+        do {
+            found = try await environment.workshop.order(number)
+        } catch {
+            throw UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5)
+        }
+        guard let order = found else { throw notFound }
+        let key = request.uri.queryParameters.get("key") ?? ""
+        let session = try? await sessions.existing(request)
+        let ownSession = session.map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
+        let keyMatches = constantTimeEquals(key, order.accessKey)
+        guard ownSession || keyMatches else { throw notFound }
+        return OrderAccess(order: order, session: session, key: keyMatches ? order.accessKey : nil)
+    }
+}
