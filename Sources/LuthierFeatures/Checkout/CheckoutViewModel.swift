@@ -98,7 +98,7 @@ public final class CheckoutViewModel: Sendable {
     public var currentOutput: CheckoutOutput { output.output(for: store.state) }
 
     /// The outputs, from the current one on: each state the store reaches, as the page shows it
-    /// (`map`), an output equal to the last one left out (`removeDuplicates`). Conflated: a slow
+    /// (`map`; equal states are left out by the store). Conflated: a slow
     /// reader gets the newest.
     public func outputs() -> SharedOutput<CheckoutState, CheckoutOutput>.Outputs {
         output.outputs(of: store.states())

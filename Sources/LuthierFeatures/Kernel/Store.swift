@@ -23,8 +23,6 @@ public final class Store<R: Reducer>: Sendable {
     private let published: CurrentValueBroadcast<State>
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
-    private let closed: AsyncStream<Never>
-    private let closing: AsyncStream<Never>.Continuation
 
     /// - Parameter feedback: told of every action an effect sends back and the state after it, in
     ///   order (tests read it to `receive` actions; the live shop passes nothing).
@@ -35,7 +33,6 @@ public final class Store<R: Reducer>: Sendable {
         core = Mutex(Core(state: initialState))
         published = CurrentValueBroadcast(initialState)
         self.feedback = feedback
-        (closed, closing) = AsyncStream<Never>.makeStream()
     }
 
     /// The state now.
@@ -116,12 +113,12 @@ public final class Store<R: Reducer>: Sendable {
         for task in tasks { task.cancel() }
         published.finish()
         feedback?.finish()
-        closing.finish()
     }
 
-    /// Returns once the store is closed.
+    /// Returns once the store is closed (its published states end then; nothing is kept for the
+    /// wait until someone waits).
     public func untilClosed() async {
-        for await _ in closed {}
+        for await _ in published.values() {}
     }
 
     /// What one `send` did: the state right after it, and the work it started.
