@@ -138,15 +138,7 @@ public actor WorkshopFloor {
         guard wait > .zero else { return }
         // The deadline is fixed on the clock right where `now` was read, so that however long the
         // sleep takes to begin, it ends when the change is due.
-        await wake.wait(until: Self.alarm(on: environment.clock, after: wait))
-    }
-
-    /// Sleeping until `duration` from now on `clock`, now meaning when this is called.
-    private static func alarm<C: Clock<Duration>>(
-        on clock: C, after duration: Duration
-    ) -> @Sendable () async throws -> Void {
-        let deadline = clock.now.advanced(by: duration)
-        return { try await clock.sleep(until: deadline, tolerance: nil) }
+        await wake.wait(until: alarm(on: environment.clock, after: wait))
     }
 
     /// Waits `delay` on the clock; false when cancelled.

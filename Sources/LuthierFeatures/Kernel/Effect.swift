@@ -58,7 +58,7 @@ public struct Effect<Action: Sendable>: Sendable {
     /// test that advances a test clock by `duration` sees the work run, exactly.
     public func debounce(id: EffectID, for duration: Duration, clock: any Clock<Duration>) -> Self {
         let jobs = self.jobs
-        let wait = Self.wait(until: duration, after: clock)
+        let wait = alarm(on: clock, after: duration)
         return Effect.run { send in
             do {
                 try await wait()
@@ -68,15 +68,6 @@ public struct Effect<Action: Sendable>: Sendable {
             for job in jobs { await job.operation(send) }
         }
         .cancellable(id: id)
-    }
-
-    /// A wait until `duration` after now on `clock` (opened from the existential here, so that its
-    /// own instant type can be kept).
-    private static func wait<C: Clock<Duration>>(
-        until duration: Duration, after clock: C
-    ) -> @Sendable () async throws -> Void {
-        let deadline = clock.now.advanced(by: duration)
-        return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
 }
 

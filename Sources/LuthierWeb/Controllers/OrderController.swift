@@ -53,7 +53,7 @@ struct OrderController: Sendable {
         let floor = showroom.floor
         let tracker = OrderTracker(order: order, floor: { floor.outputs() }, workshop: environment.workshop)
         // Renders each stage the tracker publishes; ends with the tracker (the stream's end closes it).
-        let renderer = Task {
+        let publishing = Task {
             for await moved in tracker.orders() where moved.status != order.status {
                 fragments.publish([stages(moved)])
             }
@@ -68,7 +68,7 @@ struct OrderController: Sendable {
             client: client,
             closed: {
                 tracker.close()
-                renderer.cancel()
+                publishing.cancel()
                 fragments.finish()
             }
         )

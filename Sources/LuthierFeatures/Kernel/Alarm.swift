@@ -1,0 +1,9 @@
+/// A wait until `duration` after now on `clock`, "now" being when this is called, not when the
+/// wait begins: however late the waiting task starts, it wakes when the time is due. The debounce
+/// and the workshop floor's stage timer both need this, and a test clock advanced by `duration`
+/// then always wakes it. (Generic, so the clock's own instant type is kept when an existential is
+/// passed.)
+func alarm<C: Clock<Duration>>(on clock: C, after duration: Duration) -> @Sendable () async throws -> Void {
+    let deadline = clock.now.advanced(by: duration)
+    return { try await clock.sleep(until: deadline, tolerance: nil) }
+}
