@@ -89,11 +89,7 @@ public final class BuildViewModel: Sendable {
         /// answer itself, not by the state after it: another tab may leave the checkout or start
         /// another before this request reads it.
         public func value() async throws -> CheckoutViewModel {
-            var answers = await sent.finish()
-            if answers.isEmpty, let joined = model.store.inFlight(id: BuildFeature.checkoutID) {
-                answers = await joined.finish()
-            }
-            switch answers.last {
+            switch await model.store.answers(of: sent, joining: BuildFeature.checkoutID).last {
             case .checkoutFinished(let checkout):
                 return model.model(for: checkout)
             case .checkoutFailed:

@@ -47,6 +47,8 @@ public struct CheckoutFeature: Reducer {
     public static let currencyDebounce = Duration.milliseconds(500)
     static let currencyDebounceID = EffectID("checkout.currency.debounce")
     static let rateRequestID = EffectID("checkout.currency.rate")
+    /// The order in flight, whose answer a second tap (another tab) awaits too.
+    static let orderID = EffectID("checkout.order")
 
     let environment: LuthierEnvironment
     /// The session's anonymous key, which its orders carry.
@@ -128,6 +130,7 @@ public struct CheckoutFeature: Reducer {
                     send(.orderFailed(.unavailable(Self.unavailableMessage)))
                 }
             }
+            .named(Self.orderID)
 
         case .orderPlaced(let order):
             state.isOrdering = false

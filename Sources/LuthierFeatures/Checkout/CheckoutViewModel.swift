@@ -74,18 +74,20 @@ public final class CheckoutViewModel: Sendable {
         let before = store.state
         if let order = before.order { return order }
         if !before.isOrdering, let reason = before.whyNotOrderable { throw OrderFailure.notOrderable(reason) }
-        await store.send(.orderTapped).finish()
-        // Another caller's order may be in flight (this one then asked for nothing): wait for it.
-        var after = store.state
-        if after.isOrdering {
-            for await state in store.states() where !state.isOrdering {
-                after = state
-                break
-            }
+        // Told by the order's own answer (this tap's, or the one in flight it joined), not by a
+        // later state, which another tab's currency choice may already have changed.
+        switch await store.answers(to: .orderTapped, joining: CheckoutFeature.orderID).last {
+        case .orderPlaced(let order):
+            return order
+        case .orderFailed(let failure):
+            throw failure
+        default:
+            // Joined an order that ended before it could be awaited: its outcome is in the state.
+            let after = store.state
+            if let order = after.order { return order }
+            if case .orderFailed(let failure) = after.notice { throw failure }
+            throw OrderFailure.notOrderable(after.whyNotOrderable ?? Self.unavailableMessage)
         }
-        if let order = after.order { return order }
-        if case .orderFailed(let failure) = after.notice { throw failure }
-        throw OrderFailure.notOrderable(after.whyNotOrderable ?? Self.unavailableMessage)
     }
 
     /// Work in flight (a debounce, a rate request, an order): tests check that none was asked for.

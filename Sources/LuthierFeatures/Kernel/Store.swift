@@ -96,6 +96,20 @@ public final class Store<R: Reducer>: Sendable {
         }
     }
 
+    /// Sends `action` and waits for the answers its work sends back; when it started none because
+    /// work under `id` was already in flight (a second tap, another tab), the answers of that work.
+    /// Empty when that work ended before it could be awaited: its outcome is then in the state.
+    public func answers(to action: Action, joining id: EffectID) async throws(R.Refusal) -> [Action] {
+        await answers(of: try send(action), joining: id)
+    }
+
+    /// As `answers(to:joining:)`, for an action already sent.
+    public func answers(of sent: Sent, joining id: EffectID) async -> [Action] {
+        let answers = await sent.finish()
+        guard answers.isEmpty, let joined = inFlight(id: id) else { return answers }
+        return await joined.finish()
+    }
+
     /// How many readers follow the states (used to prove streams are released).
     public var subscriberCount: Int { published.subscriberCount }
 
