@@ -7,7 +7,7 @@ import Testing
 @Suite struct KioskStateTests {
     typealias Fixture = WorkshopFloorFixture
     let base = WorkshopFloorFixture.base
-    let quiet = KioskFeed.quietTicks
+    let quiet = KioskFeature.quietTicks
     let attract = KioskState.attractGuitars
 
     func fresh() -> KioskState {
@@ -30,11 +30,11 @@ import Testing
     }
 
     @Test func theConstantsTheKioskIsBuiltOn() {
-        #expect(KioskFeed.quietTicks == 12)
-        #expect(KioskFeed.tickInterval == .seconds(5))
-        #expect(KioskFeed.throttleInterval == .milliseconds(500))
+        #expect(KioskFeature.quietTicks == 12)
+        #expect(KioskFeature.tickInterval == .seconds(5))
+        #expect(KioskFeature.throttleInterval == .milliseconds(500))
         // A quiet minute: twelve ticks of five seconds.
-        #expect(KioskFeed.tickInterval * KioskFeed.quietTicks == .seconds(60))
+        #expect(KioskFeature.tickInterval * KioskFeature.quietTicks == .seconds(60))
         // Every attract guitar is different, and they cover every shape, colour and body wood.
         #expect(Set(attract).count == attract.count)
         #expect(Set(attract.map(\.shape)) == Set(Shape.allCases))

@@ -254,14 +254,14 @@ struct KioskControllerTests {
             // A second builder within the throttle's interval shows once the interval is over.
             let other = try await app.newSession()
             #expect(try await app.scriptPost(form: "shape=chunky&color=earth", cookie: other).status == 204)
-            try await Self.advanceShowroom(app, by: KioskFeed.throttleInterval)
+            try await Self.advanceShowroom(app, by: KioskFeature.throttleInterval)
             _ = try await Self.patch(on: kiosk, "the second builder's guitar") {
                 $0.html("kiosk-showcase")?.contains("Earth Chunky with Mahogany body and Rosewood fretboard") == true
             }
 
             // A guitar in a cart: the counters show it on the next tick.
             #expect(try await app.scriptPost("/cart/items", form: "", cookie: other).status == 204)
-            try await Self.advanceShowroom(app, by: KioskFeed.tickInterval)
+            try await Self.advanceShowroom(app, by: KioskFeature.tickInterval)
             let counted = try await Self.patch(on: kiosk, "the counters after a tick") {
                 Self.counters($0.html("kiosk-counters"))["in-carts"] == "1"
             }
@@ -400,7 +400,14 @@ struct KioskControllerTests {
         let renderer = try await PageRenderer(
             directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
         let environment = LuthierEnvironment.webTest(clock: WatchedTestClock())
-        let showroom = Showroom(environment: environment, pace: .days, renderer: renderer)
+        let (floor, floorInput) = AsyncStream<WorkshopFloorOutput>.makeStream()
+        let workshopFloor = WorkshopFloor(environment: environment, pace: .days)
+        let showroom = Showroom(
+            floor: workshopFloor,
+            feed: KioskFeed(
+                environment: environment, floor: workshopFloor.currentOutput, floorOutputs: { floor },
+                builds: KioskFeed.builderInput().builds, counters: { KioskCounters() }),
+            renderer: renderer)
         let rendered = showroom.kioskFragments.changes(since: 0).fragments
         #expect(rendered.map(\.target) == Self.kioskTargets)
 
@@ -414,11 +421,10 @@ struct KioskControllerTests {
             number: "LU-RESTRT", accessKey: "key", checkoutID: request.checkoutID, lines: request.lines,
             shipping: .pickup, currency: .usd, rate: 1, quote: request.quote, placedAt: TestShop.now,
             sessionKey: request.sessionKey)
-        let (floor, floorInput) = AsyncStream<WorkshopFloorOutput>.makeStream()
         floorInput.yield(
             WorkshopFloorOutput(
                 recentOrders: [order], inProgress: [order], guitarsOrderedToday: 1, updatedAt: TestShop.now))
-        let feed = Task { await showroom.feed.run(floor: floor) { KioskCounters() } }
+        let feed = Task { await showroom.feed.run() }
         defer { feed.cancel() }
         #expect(await eventually { showroom.feed.currentOutput.guitarsOrderedToday == 1 })
 

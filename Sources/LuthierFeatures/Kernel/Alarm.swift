@@ -7,3 +7,13 @@ func alarm<C: Clock<Duration>>(on clock: C, after duration: Duration) -> @Sendab
     let deadline = clock.now.advanced(by: duration)
     return { try await clock.sleep(until: deadline, tolerance: nil) }
 }
+
+/// The instants `interval`, `2 × interval`, … after now on `clock`: `tick(n)` waits for the n-th.
+/// A timer built on it does not drift, since each instant is counted from the start rather than
+/// from when the previous tick's work ended.
+func metronome<C: Clock<Duration>>(
+    on clock: C, every interval: Duration
+) -> @Sendable (_ tick: Int) async throws -> Void {
+    let start = clock.now
+    return { tick in try await clock.sleep(until: start.advanced(by: interval * tick), tolerance: nil) }
+}

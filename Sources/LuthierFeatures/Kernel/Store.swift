@@ -16,6 +16,8 @@ public final class Store<R: Reducer>: Sendable {
         var running: [Int: (id: EffectID?, task: Task<[Action], Never>)] = [:]
         var nextToken = 0
         var isClosed = false
+        /// Those waiting in `untilClosed()`.
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let reducer: R
@@ -119,20 +121,41 @@ public final class Store<R: Reducer>: Sendable {
     /// Cancels every effect, ends the published states and the feedback, and refuses further
     /// actions: the screen is gone.
     public func close() {
-        let tasks = core.withLock { core in
+        let (tasks, waiters) = core.withLock { core in
             core.isClosed = true
-            defer { core.running = [:] }
-            return core.running.values.map(\.task)
+            defer {
+                core.running = [:]
+                core.closeWaiters = []
+            }
+            return (core.running.values.map(\.task), core.closeWaiters)
         }
         for task in tasks { task.cancel() }
+        for waiter in waiters { waiter.resume() }
         published.finish()
         feedback?.finish()
     }
 
-    /// Returns once the store is closed (its published states end then; nothing is kept for the
-    /// wait until someone waits).
+    /// Returns once the store is closed. The wait is not a reader of the states, so it neither
+    /// counts in `subscriberCount` nor wakes on every change.
     public func untilClosed() async {
-        for await _ in published.values() {}
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let closed = core.withLock { core in
+                if !core.isClosed { core.closeWaiters.append(waiter) }
+                return core.isClosed
+            }
+            if closed { waiter.resume() }
+        }
+    }
+
+    /// Sends `start`, then keeps the store until the calling task is cancelled, and closes it: a
+    /// shop-wide screen (the workshop floor, the kiosk feed) run as a long-lived service.
+    public func run(starting start: Action) async where R.Refusal == Never {
+        send(start)
+        await withTaskCancellationHandler {
+            await untilClosed()
+        } onCancel: {
+            close()
+        }
     }
 
     /// What one `send` did: the state right after it, and the work it started.

@@ -1,92 +1,63 @@
 import Foundation
 import LuthierDomain
-import Synchronization
 
-/// The one producer behind every kiosk screen: it folds builders' guitars, the workshop floor and
-/// a timer into `KioskState`, and publishes `KioskOutput` through a `CurrentValueBroadcast`, so
-/// a thousand kiosks share one computation and a kiosk that falls behind gets the latest state.
-///
-/// - Builders' guitars arrive from every session through `builderActed(_:)` into a buffer that
-///   keeps only the newest. The pipeline shows one, then waits `throttleInterval` on the injected
-///   clock before taking the next: at most two a second, and the latest is always shown (it is
-///   what the buffer holds when the wait ends).
-/// - The timer ticks every `tickInterval`: it keeps "2 min ago" and the counters current, and
-///   after `quietTicks` ticks without a builder it runs the attract loop, one configuration per
-///   tick, until a builder acts.
-public actor KioskFeed {
-    public static let throttleInterval = Duration.milliseconds(500)
-    public static let tickInterval = Duration.seconds(5)
-    /// A quiet minute.
-    public static let quietTicks = 12
+/// The one producer behind every kiosk screen: a `Store` of `KioskFeature`, and its output
+/// computed once per state and shared by every kiosk (`SharedOutput`), so a thousand kiosks share
+/// one computation and a kiosk that falls behind gets the latest output.
+public final class KioskFeed: Sendable {
+    public let store: Store<KioskFeature>
+    private let shared: SharedOutput<KioskState, KioskOutput>
 
-    private var state: KioskState
-    private let output: CurrentValueBroadcast<KioskOutput>
-    private let environment: LuthierEnvironment
-    private let builds: AsyncStream<Guitar>
-    private let buildInput: AsyncStream<Guitar>.Continuation
+    /// The input every session tells of a builder's guitar, and the stream the feed reads it
+    /// from. It keeps only the newest guitar, so telling it never waits (sessions call it on their
+    /// hot path) and the throttle always shows the latest.
+    public static func builderInput() -> (builds: AsyncStream<Guitar>, builderActed: @Sendable (Guitar) -> Void) {
+        let (builds, input) = AsyncStream<Guitar>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        return (builds, { input.yield($0) })
+    }
 
-    public init(environment: LuthierEnvironment, floor: WorkshopFloorOutput) {
-        self.environment = environment
+    /// - Parameters:
+    ///   - floor: the workshop floor's output now; `floorOutputs` follows it from then on.
+    ///   - counters: read at every tick (the live sessions and the guitars in their carts).
+    ///   - feedback: for tests, as `Store`'s.
+    public init(
+        environment: LuthierEnvironment, floor: WorkshopFloorOutput,
+        floorOutputs: @escaping @Sendable () -> WorkshopFloorOutputs, builds: AsyncStream<Guitar>,
+        counters: @escaping @Sendable () -> KioskCounters,
+        feedback: AsyncStream<(KioskFeature.Action, KioskState)>.Continuation? = nil
+    ) {
         let state = KioskState(floor: floor, now: environment.now())
-        self.state = state
-        output = CurrentValueBroadcast(KioskOutput(state: state))
-        (builds, buildInput) = AsyncStream<Guitar>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        store = Store(
+            initialState: state,
+            reducer: KioskFeature(
+                clock: environment.clock, now: environment.now, builds: builds, floor: floorOutputs,
+                counters: counters),
+            feedback: feedback)
+        shared = SharedOutput(initial: state, KioskOutput.init(state:))
     }
 
-    /// A builder in any session changed their guitar. Never waits: sessions call it on their
-    /// hot path, and only the newest guitar matters.
-    public nonisolated func builderActed(_ guitar: Guitar) {
-        buildInput.yield(guitar)
-    }
-
-    /// Runs the pipelines until cancelled: builders (throttled), the floor's outputs, and the
-    /// timer, which reads the counters from `counters` on each tick.
-    public func run(
-        floor: AsyncStream<WorkshopFloorOutput>,
+    /// The feed of `floor`.
+    public convenience init(
+        environment: LuthierEnvironment, floor: WorkshopFloor, builds: AsyncStream<Guitar>,
         counters: @escaping @Sendable () -> KioskCounters
-    ) async {
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                for await floorOutput in floor { await self.apply(.floor(floorOutput)) }
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    do {
-                        try await self.environment.clock.sleep(for: Self.tickInterval)
-                    } catch {
-                        return
-                    }
-                    await self.apply(.tick(now: self.environment.now(), counters: counters()))
-                }
-            }
-            group.addTask {
-                for await guitar in self.builds {
-                    await self.apply(.built(guitar))
-                    do {
-                        try await self.environment.clock.sleep(for: Self.throttleInterval)
-                    } catch {
-                        return
-                    }
-                }
-            }
-        }
+    ) {
+        self.init(
+            environment: environment, floor: floor.currentOutput, floorOutputs: { floor.outputs() }, builds: builds,
+            counters: counters)
     }
 
-    private func apply(_ event: KioskState.Event) {
-        state = KioskState.reduce(state, event)
-        output.send(KioskOutput(state: state))
+    /// Runs the feed until the task is cancelled (the shop's service), then ends it.
+    public func run() async {
+        await store.run(starting: .start)
     }
 
-    public var currentState: KioskState { state }
+    public var currentOutput: KioskOutput { shared.output(for: store.state) }
 
-    public nonisolated var currentOutput: KioskOutput { output.value }
+    /// The current output, then every change (newest-wins per reader).
+    public func outputs() -> SharedOutput<KioskState, KioskOutput>.Outputs { shared.outputs(of: store.states()) }
 
-    public nonisolated func outputs() -> AsyncStream<KioskOutput> { output.values() }
+    public var subscriberCount: Int { store.subscriberCount }
 
-    public nonisolated var subscriberCount: Int { output.subscriberCount }
-
-    public nonisolated func close() {
-        buildInput.finish()
-        output.finish()
-    }
+    /// Ends the inputs' work and every reader's outputs (on shutdown).
+    public func close() { store.close() }
 }

@@ -14,7 +14,7 @@ public struct KioskState: Hashable, Sendable {
 
     public var showcase: Showcase
     /// Ticks since a builder last acted; the attract loop runs once this reaches
-    /// `KioskFeed.quietTicks`.
+    /// `KioskFeature.quietTicks`.
     public var quietTicks: Int
     public var floor: WorkshopFloorOutput
     public var counters: KioskCounters
@@ -23,7 +23,7 @@ public struct KioskState: Hashable, Sendable {
 
     public init(floor: WorkshopFloorOutput, counters: KioskCounters = KioskCounters(), now: Date) {
         showcase = .attract(0)
-        quietTicks = KioskFeed.quietTicks
+        quietTicks = KioskFeature.quietTicks
         self.floor = floor
         self.counters = counters
         self.now = now
@@ -48,8 +48,8 @@ public struct KioskState: Hashable, Sendable {
         case .tick(let now, let counters):
             next.now = now
             next.counters = counters
-            next.quietTicks = min(state.quietTicks + 1, KioskFeed.quietTicks)
-            if next.quietTicks >= KioskFeed.quietTicks {
+            next.quietTicks = min(state.quietTicks + 1, KioskFeature.quietTicks)
+            if next.quietTicks >= KioskFeature.quietTicks {
                 switch state.showcase {
                 case .building:
                     next.showcase = .attract(0)

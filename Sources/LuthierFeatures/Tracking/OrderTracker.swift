@@ -8,7 +8,7 @@ public final class OrderTracker: Sendable {
 
     /// - Parameter floor: the workshop floor's outputs, from the current one on.
     public init(
-        order: Order, floor: @escaping @Sendable () -> AsyncStream<WorkshopFloorOutput>, workshop: WorkshopClient
+        order: Order, floor: @escaping @Sendable () -> WorkshopFloorOutputs, workshop: WorkshopClient
     ) {
         store = Store(
             initialState: OrderTrackingFeature.State(order: order),

@@ -32,10 +32,10 @@ public struct OrderTrackingFeature: Reducer {
     static let readID = EffectID("tracking.read")
 
     /// The workshop floor's outputs, from the current one on.
-    let floor: @Sendable () -> AsyncStream<WorkshopFloorOutput>
+    let floor: @Sendable () -> WorkshopFloorOutputs
     let workshop: WorkshopClient
 
-    public init(floor: @escaping @Sendable () -> AsyncStream<WorkshopFloorOutput>, workshop: WorkshopClient) {
+    public init(floor: @escaping @Sendable () -> WorkshopFloorOutputs, workshop: WorkshopClient) {
         self.floor = floor
         self.workshop = workshop
     }
@@ -44,11 +44,7 @@ public struct OrderTrackingFeature: Reducer {
         switch action {
         case .start:
             guard !state.order.status.isFinished else { return .none }
-            let floor = floor
-            return .run { send in
-                for await output in floor() { send(.floorChanged(output)) }
-            }
-            .cancellable(id: Self.floorID)
+            return .forEach(floor()) { .floorChanged($0) }.cancellable(id: Self.floorID)
 
         case .floorChanged(let output):
             let number = state.order.number

@@ -47,18 +47,25 @@ public func buildApplicationWithServices(
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
     var showroomEnvironment = environment
     if let showroomClock { showroomEnvironment.clock = showroomClock }
-    let showroom = Showroom(environment: showroomEnvironment, pace: configuration.workshopPace, renderer: renderer)
-    let sessionEnvironment = showroom.sessionEnvironment(from: environment)
+    // The showroom's inputs come first: the sessions tell the floor of orders and the kiosk of
+    // builders, and the kiosk reads the sessions' counters.
+    let floor = WorkshopFloor(environment: showroomEnvironment, pace: configuration.workshopPace)
+    let sessionEnvironment = environment.telling(floor)
+    let (builds, builderActed) = KioskFeed.builderInput()
+    let registry = SessionRegistry(
+        maxSessions: configuration.maxSessions,
+        renderer: renderer,
+        environment: sessionEnvironment,
+        discounts: configuration.discountCodes,
+        logger: logger,
+        onBuilderActed: builderActed
+    )
+    let feed = KioskFeed(
+        environment: showroomEnvironment, floor: floor, builds: builds, counters: { registry.counters() })
+    let showroom = Showroom(floor: floor, feed: feed, renderer: renderer)
     let services = LuthierServices(
         environment: sessionEnvironment,
-        registry: SessionRegistry(
-            maxSessions: configuration.maxSessions,
-            renderer: renderer,
-            environment: sessionEnvironment,
-            discounts: configuration.discountCodes,
-            logger: logger,
-            onBuilderActed: { showroom.feed.builderActed($0) }
-        ),
+        registry: registry,
         hub: EventStreamHub(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
             maxStreamsPerSession: configuration.maxEventStreamsPerSession,
@@ -95,7 +102,7 @@ public func buildApplicationWithServices(
                 PeerCloseHandler(),
             ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
-        services: [sessionService, ShowroomService(showroom: showroom, registry: services.registry)],
+        services: [sessionService, ShowroomService(showroom: showroom)],
         onServerRunning: { channel in
             do {
                 try await channel.eventLoop.submit {

@@ -13,26 +13,12 @@ public final class Showroom: Sendable {
     /// so that a change made before the renderer starts (the floor's first load) is not lost.
     private let renderedOutput: KioskOutput
 
-    init(environment: LuthierEnvironment, pace: WorkshopPace, renderer: PageRenderer) {
-        floor = WorkshopFloor(environment: environment, pace: pace)
-        feed = KioskFeed(environment: environment, floor: floor.currentOutput)
+    init(floor: WorkshopFloor, feed: KioskFeed, renderer: PageRenderer) {
+        self.floor = floor
+        self.feed = feed
         self.renderer = renderer
         renderedOutput = feed.currentOutput
         kioskFragments = FragmentStore(initial: KioskFragments.all(renderedOutput, renderer: renderer))
-    }
-
-    /// The environment the sessions run in: ordering also tells the floor at once, so the kiosk
-    /// and the workshop board show a new order without waiting for a timer.
-    func sessionEnvironment(from environment: LuthierEnvironment) -> LuthierEnvironment {
-        var environment = environment
-        let placeOrder = environment.workshop.placeOrder
-        let floor = floor
-        environment.workshop.placeOrder = { request in
-            let order = try await placeOrder(request)
-            await floor.orderPlaced(order)
-            return order
-        }
-        return environment
     }
 
     /// Renders each kiosk output's changed fragments once, for every kiosk stream.

@@ -6,13 +6,12 @@ import ServiceLifecycle
 /// stream (each gets its `retry:` hint and reconnects to the next server).
 struct ShowroomService: Service {
     let showroom: Showroom
-    let registry: SessionRegistry
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
             group.addTask { await showroom.floor.run() }
             group.addTask {
-                await showroom.feed.run(floor: showroom.floor.outputs()) { registry.counters() }
+                await showroom.feed.run()
             }
             group.addTask { await showroom.renderKiosk() }
             try? await gracefulShutdown()

@@ -19,6 +19,15 @@ struct TestStore<R: Reducer> where R.Action: Equatable {
         state = initialState
     }
 
+    /// The store a screen's owner makes (a `KioskFeed`, a `WorkshopFloor`), given the feedback
+    /// continuation to make it with.
+    init(making make: (AsyncStream<(R.Action, R.State)>.Continuation) -> Store<R>) {
+        let (stream, continuation) = AsyncStream<(R.Action, R.State)>.makeStream()
+        store = make(continuation)
+        feedback = stream
+        state = store.state
+    }
+
     /// Sends an input; `update` turns the state before it into the state expected after it.
     @discardableResult
     mutating func send(
@@ -60,6 +69,21 @@ struct TestStore<R: Reducer> where R.Action: Equatable {
         var expected = state
         update(&expected)
         #expect(after == expected, "after \(received)", sourceLocation: sourceLocation)
+        state = after
+    }
+
+    /// Waits for the next action an effect sends back: it must be `action`; `check` looks at the
+    /// parts of the state after it that matter to the test, for a state too large to spell out
+    /// whole (the workshop floor's lists follow from its own exhaustively tested fold).
+    mutating func receive(
+        _ action: R.Action, checking check: (R.State) -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        guard let (received, after) = await next() else {
+            Issue.record("expected to receive \(action), but nothing came", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(received == action, sourceLocation: sourceLocation)
+        check(after)
         state = after
     }
 

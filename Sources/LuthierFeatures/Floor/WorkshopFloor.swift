@@ -1,0 +1,54 @@
+import Foundation
+import LuthierDomain
+
+/// The workshop floor's outputs as its readers take them: any stream of outputs, so that a test
+/// can feed a screen that follows the floor by hand.
+public typealias WorkshopFloorOutputs = any AsyncSequence<WorkshopFloorOutput, Never> & Sendable
+
+/// The workshop floor: the one producer of the workshop's live state, a `Store` of
+/// `WorkshopFloorFeature` whose output (`WorkshopFloorOutput`) every screen that follows the
+/// workshop reads: the kiosk feed and each order page.
+public final class WorkshopFloor: Sendable {
+    public let store: Store<WorkshopFloorFeature>
+    private let shared: SharedOutput<WorkshopFloorState, WorkshopFloorOutput>
+    private let now: @Sendable () -> Date
+
+    /// - Parameter feedback: for tests, as `Store`'s.
+    public init(
+        environment: LuthierEnvironment, pace: WorkshopPace,
+        feedback: AsyncStream<(WorkshopFloorFeature.Action, WorkshopFloorState)>.Continuation? = nil
+    ) {
+        let state = WorkshopFloorState(now: environment.now())
+        store = Store(
+            initialState: state,
+            reducer: WorkshopFloorFeature(environment: environment, pace: pace, wake: WakeSignal()),
+            feedback: feedback)
+        shared = SharedOutput(initial: state, \.output)
+        now = environment.now
+    }
+
+    /// An order the shop has just taken: it shows at once, and wakes the stage timer.
+    public func orderPlaced(_ order: Order) {
+        store.send(.placed(order, at: now()))
+    }
+
+    /// Loads the floor, then moves the stages on time until the task is cancelled; then ends
+    /// every reader's outputs.
+    public func run() async {
+        await store.run(starting: .start)
+    }
+
+    /// The floor as it is now.
+    public var currentState: WorkshopFloorState { store.state }
+
+    public var currentOutput: WorkshopFloorOutput { shared.output(for: store.state) }
+
+    /// The current output, then every change (newest-wins per reader).
+    public func outputs() -> WorkshopFloorOutputs { shared.outputs(of: store.states()) }
+
+    /// How many readers follow the floor.
+    public var subscriberCount: Int { store.subscriberCount }
+
+    /// Ends the stage timer and every reader's outputs (on shutdown).
+    public func close() { store.close() }
+}
