@@ -286,8 +286,8 @@ struct CartControllerTests {
             #expect(analytics.events.map(\.action) == ["add", "increment", "clear"])
             #expect(analytics.events.map(\.configuration) == [Self.longV, Self.longV, nil])
             let session = try #require(app.liveSession(cookie))
-            #expect(Set(analytics.events.map(\.sessionKey)) == [session.analyticsKey])
-            #expect(session.analyticsKey != cookie && session.analyticsKey != session.orderKey)
+            #expect(Set(analytics.events.map(\.sessionKey)) == [session.shop.analyticsKey])
+            #expect(session.shop.analyticsKey != cookie && session.shop.analyticsKey != session.orderKey)
         }
     }
 

@@ -49,7 +49,7 @@ struct RequestLogMiddlewareTests {
             #expect(!all.contains(cookie))
             #expect(!all.contains(String(cookie.dropFirst())))
             #expect(!all.contains(session.orderKey))
-            #expect(!all.contains(session.analyticsKey))
+            #expect(!all.contains(session.shop.analyticsKey))
             #expect(!all.contains("token=abc"))
         }
     }

@@ -167,7 +167,7 @@ struct SessionRegistryTests {
         let restored = try #require(try await second.session(forCookie: session.id.rawValue))
         #expect(restored.id == session.id)
         #expect(restored.orderKey == session.orderKey)
-        #expect(restored.analyticsKey == session.analyticsKey)
+        #expect(restored.shop.analyticsKey == session.shop.analyticsKey)
         #expect(restored.build.currentOutput.guitar == Guitar(shape: .sharpV, color: .sky))
         #expect(restored.cart.currentOutput.guitarCount == 2)
         #expect(second.count == 1)

@@ -18,14 +18,14 @@ public final class Showroom: Sendable {
         self.feed = feed
         self.renderer = renderer
         renderedOutput = feed.currentOutput
-        kioskFragments = FragmentStore(initial: KioskFragments.all(renderedOutput, renderer: renderer))
+        kioskFragments = FragmentStore(initial: KioskFragments.table.all(renderedOutput, renderer: renderer))
     }
 
     /// Renders each kiosk output's changed fragments once, for every kiosk stream.
     func renderKiosk() async {
         var previous = renderedOutput
         for await output in feed.outputs() {
-            kioskFragments.publish(KioskFragments.changed(from: previous, to: output, renderer: renderer))
+            kioskFragments.publish(KioskFragments.table.changed(from: previous, to: output, renderer: renderer))
             previous = output
         }
     }

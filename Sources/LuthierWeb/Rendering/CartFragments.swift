@@ -1,56 +1,36 @@
 import LuthierFeatures
 
-/// The parts of the cart page (and the badge on every page) that change, like `BuildFragments`
-/// for the builder. They are rendered from the cart's output and the checkout button together.
+/// The parts of the cart page (and the badge on every page) that change. They show the cart's
+/// output and the builder's checkout button together (a checkout may be loading, from the cart
+/// or the builder).
 enum CartFragments {
     static let badge = "cart-badge"
     static let lines = "cart-lines"
     static let summary = "cart-summary"
     static let actions = "cart-actions"
 
-    /// Every fragment, for a new session.
-    static func all(_ cart: CartOutput, checkoutButton: CheckoutButton, renderer: PageRenderer) -> [Fragment] {
-        changed(from: nil, to: (cart, checkoutButton), renderer: renderer)
+    /// What the cart's fragments show.
+    struct Input: Sendable {
+        let cart: CartOutput
+        let button: CheckoutButton
     }
 
-    /// Only the fragments whose part differs; `nil` means render everything.
-    static func changed(
-        from old: (cart: CartOutput, button: CheckoutButton)?,
-        to new: (cart: CartOutput, button: CheckoutButton),
-        renderer: PageRenderer
-    ) -> [Fragment] {
-        var fragments: [Fragment] = []
-        let key = CartView.Key(cart: new.cart, button: new.button)
-        if old?.cart.guitarCount != new.cart.guitarCount {
-            fragments.append(
-                Fragment(target: badge, html: renderer.render(cached: new.cart, template: "fragments/cart-badge")))
-        }
-        if old?.cart.lines != new.cart.lines {
-            let html = renderer.render(template: "fragments/cart-lines", key: key) {
-                CartView(cart: new.cart, checkoutButton: new.button)
-            }
-            fragments.append(Fragment(target: lines, html: html))
-        }
-        // Only the lines fragment shows pictures: the badge, summary and actions (re-rendered on
-        // builder changes too) never draw an SVG.
-        if old?.cart.total != new.cart.total || old?.cart.discountedTotal != new.cart.discountedTotal
-            || old?.cart.discountLabel != new.cart.discountLabel || old?.cart.countLabel != new.cart.countLabel
-        {
-            let html = renderer.render(template: "fragments/cart-summary", key: key) {
-                CartView(cart: new.cart, checkoutButton: new.button, drawingLines: false)
-            }
-            fragments.append(Fragment(target: summary, html: html))
-        }
-        if old?.cart.isEmpty != new.cart.isEmpty || old?.button.isLoading != new.button.isLoading
-            || old?.button.error != new.button.error
-        {
-            let html = renderer.render(template: "fragments/cart-actions", key: key) {
-                CartView(cart: new.cart, checkoutButton: new.button, drawingLines: false)
-            }
-            fragments.append(Fragment(target: actions, html: html))
-        }
-        return fragments
-    }
+    // Only the lines fragment shows pictures: the badge, summary and actions (re-rendered on
+    // builder changes too) never draw an SVG.
+    static let table = FragmentTable<Input>([
+        .fragment(badge, "fragments/cart-badge", context: \.cart, shows: \.cart.guitarCount, \.cart.countLabel),
+        .fragment(
+            lines, "fragments/cart-lines", context: { CartView(cart: $0.cart, checkoutButton: $0.button) },
+            shows: \.cart.lines),
+        .fragment(
+            summary, "fragments/cart-summary",
+            context: { CartView(cart: $0.cart, checkoutButton: $0.button, drawingLines: false) },
+            shows: \.cart.total, \.cart.discountedTotal, \.cart.discountLabel, \.cart.discount, \.cart.countLabel),
+        .fragment(
+            actions, "fragments/cart-actions",
+            context: { CartView(cart: $0.cart, checkoutButton: $0.button, drawingLines: false) },
+            shows: \.cart.isEmpty, \.button.isLoading, \.button.error),
+    ])
 }
 
 /// What the cart templates show: the cart's output, each line with its picture, and the

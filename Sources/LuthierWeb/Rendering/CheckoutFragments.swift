@@ -1,6 +1,6 @@
 import LuthierFeatures
 
-/// The parts of the checkout page that change, like `BuildFragments` for the builder.
+/// The parts of the checkout page that change.
 enum CheckoutFragments {
     static let parts = "checkout-parts"
     static let lines = "checkout-lines"
@@ -10,36 +10,18 @@ enum CheckoutFragments {
     static let totals = "checkout-totals"
     static let order = "checkout-order"
 
-    /// Only the fragments whose part of the output differs; `nil` means render everything.
-    static func changed(from old: CheckoutOutput?, to new: CheckoutOutput, renderer: PageRenderer) -> [Fragment] {
-        var fragments: [Fragment] = []
-        func add(_ target: String, _ template: String, if differs: Bool) {
-            if differs {
-                fragments.append(Fragment(target: target, html: renderer.render(cached: new, template: template)))
-            }
-        }
-        if new.isCart {
-            add(lines, "fragments/checkout-lines", if: old?.lines != new.lines)
-        } else {
-            add(parts, "fragments/checkout-parts", if: old?.parts != new.parts)
-        }
-        add(
-            details, "fragments/checkout-details",
-            if: old?.estimate != new.estimate || old?.availability != new.availability)
-        add(shipping, "fragments/checkout-shipping", if: old?.shippingOptions != new.shippingOptions)
-        add(currency, "fragments/checkout-currency", if: old?.currencies != new.currencies)
-        add(
+    static let table = FragmentTable<CheckoutOutput>([
+        .when(\.isCart, .fragment(lines, "fragments/checkout-lines", shows: \.lines, \.isAvailable, \.availability)),
+        .when({ !$0.isCart }, .fragment(parts, "fragments/checkout-parts", shows: \.parts)),
+        .fragment(details, "fragments/checkout-details", shows: \.estimate, \.availability, \.isAvailable),
+        .fragment(shipping, "fragments/checkout-shipping", shows: \.shippingOptions),
+        .fragment(currency, "fragments/checkout-currency", shows: \.currencies),
+        .fragment(
             totals, "fragments/checkout-totals",
-            if: old?.basePrice != new.basePrice || old?.additions != new.additions || old?.discount != new.discount
-                || old?.shipping != new.shipping
-                || old?.grandTotal != new.grandTotal || old?.ratesNote != new.ratesNote
-                || old?.deliveryTime != new.deliveryTime
-        )
-        add(
+            shows: \.basePrice, \.additions, \.discountLabel, \.discount, \.shipping, \.grandTotal, \.ratesNote,
+            \.deliveryTime, \.arePricesPending),
+        .fragment(
             order, "fragments/checkout-order",
-            if: old?.orderButtonLabel != new.orderButtonLabel || old?.isOrderDisabled != new.isOrderDisabled
-                || old?.notice != new.notice || old?.confirmation != new.confirmation
-        )
-        return fragments
-    }
+            shows: \.orderButtonLabel, \.isOrderDisabled, \.isOrdering, \.notice, \.confirmation),
+    ])
 }

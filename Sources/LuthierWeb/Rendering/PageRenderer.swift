@@ -6,18 +6,11 @@ import NIOCore
 /// page and by every event-stream fragment, so the two can never drift apart.
 public struct PageRenderer: Sendable {
     /// Templates the server cannot run without; their absence is a start-up error, not a 500 later.
-    public static let requiredTemplates = [
-        "layout", "builder", "error",
-        "fragments/guitar-picture", "fragments/guitar-description", "fragments/guitar-price",
-        "fragments/picker", "fragments/checkout-button", "checkout", "order",
-        "fragments/checkout-parts", "fragments/checkout-details", "fragments/checkout-shipping",
-        "fragments/checkout-currency", "fragments/checkout-totals", "fragments/checkout-order",
-        "fragments/checkout-lines", "cart", "fragments/cart-badge", "fragments/cart-lines",
-        "fragments/cart-summary", "fragments/cart-actions", "admin-analytics", "admin-sign-in",
-        "fragments/order-stages",
-        "kiosk", "fragments/kiosk-showcase", "fragments/kiosk-orders", "fragments/kiosk-board",
-        "fragments/kiosk-counters",
-    ]
+    public static let requiredTemplates =
+        [
+            "layout", "builder", "error", "checkout", "order", "cart", "admin-analytics", "admin-sign-in", "kiosk",
+            "fragments/order-stages",
+        ] + SessionFragments.table.templates + KioskFragments.table.templates
 
     public enum LoadError: Error, CustomStringConvertible {
         case directoryMissing(String)

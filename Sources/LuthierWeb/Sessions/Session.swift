@@ -4,8 +4,9 @@ import LuthierDomain
 import LuthierFeatures
 import Synchronization
 
-/// One customer's browser session: its view models, the fragments rendered from their outputs,
-/// and how recently it was used. Everything it holds is saved through the `SessionStore` after
+/// One customer's browser session, as the web sees it: the id its cookie carries, the shop it
+/// holds (`ShopSession`, where the screens are composed), the fragments rendered from the shop's
+/// output, and how recently it was used. Everything it holds is saved through the `SessionStore` after
 /// each accepted change, so a restart finds it as it was.
 public final class Session: Sendable {
     private struct Activity {
@@ -22,23 +23,16 @@ public final class Session: Sendable {
     private let identity: Mutex<SessionID>
     /// What the id was last replaced for (the checkout whose order was placed).
     private let rotation = Mutex<String?>(nil)
-    /// An anonymous key, separate from the cookie, stored with the session's orders so that the
-    /// session can see them without their link (the cookie value itself is never stored).
-    public let orderKey: String
-    /// Another anonymous key, for analytics, so that analytics cannot be joined to orders.
-    public let analyticsKey: String
-    public let build: BuildViewModel
-    public let cart: CartViewModel
+    /// The builder, the cart and the checkout, composed (LuthierFeatures).
+    public let shop: ShopSession
+    public var build: BuildViewModel { shop.build }
+    public var cart: CartViewModel { shop.cart }
+    /// The anonymous key orders of this session carry.
+    public var orderKey: String { shop.orderKey }
     public let fragments: FragmentStore
     private let renderer: PageRenderer
     private let store: SessionStore
-    private let analytics: AnalyticsClient
     private let logger: Logger
-    /// Told of every change of this session's guitar (the kiosk shows what is being built).
-    private let onBuilderActed: @Sendable (Guitar) -> Void
-    /// The outputs the initial fragments were rendered from: the driver diffs against them first.
-    private let initialOutput: BuildOutput
-    private let initialCart: CartOutput
     private let activity = Mutex(Activity())
     private struct Saving {
         /// The revision of the latest snapshot taken; taken and incremented under one lock, so a
@@ -63,58 +57,24 @@ public final class Session: Sendable {
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         identity = Mutex(id)
-        self.onBuilderActed = onBuilderActed
-        orderKey = snapshot.orderKey
-        analyticsKey = snapshot.analyticsKey
-        build = BuildViewModel(
-            state: BuildState(guitar: snapshot.guitar),
-            environment: environment,
-            sessionKey: snapshot.orderKey,
-            restoredCheckout: snapshot.checkout
-        )
-        cart = CartViewModel(
-            cart: snapshot.cart,
-            discount: snapshot.discount,
-            discounts: discounts,
-            settledCheckoutID: snapshot.settledCheckoutID,
-            now: environment.now
-        )
+        shop = ShopSession(
+            snapshot: snapshot, environment: environment, discounts: discounts, onBuilderActed: onBuilderActed,
+            onAnalyticsFailure: { error in
+                logger.warning("A cart action was not recorded for analytics", metadata: ["error": "\(error)"])
+            })
         self.renderer = renderer
         store = environment.sessions
-        analytics = environment.analytics
         self.logger = logger
         // A restored snapshot has been stored (revision 1 or more); a fresh one has not.
         saving = Mutex(Saving(revision: snapshot.revision, stored: snapshot.revision > 0))
-        initialOutput = build.currentOutput
-        initialCart = cart.currentOutput
-        var initial = BuildFragments.all(initialOutput, renderer: renderer)
-        initial += CartFragments.all(initialCart, checkoutButton: initialOutput.checkoutButton, renderer: renderer)
-        if let checkout = build.currentCheckout {
-            initial += CheckoutFragments.changed(from: nil, to: checkout.currentOutput, renderer: renderer)
-        }
-        // A restored session with a checkout in progress: a page reconnecting from before the
-        // restart is told to go there (its own history is not known here).
-        fragments = FragmentStore(initial: initial, navigation: build.currentCheckout == nil ? nil : "/checkout")
+        fragments = FragmentStore(
+            initial: SessionFragments.table.all(shop.currentOutput, renderer: renderer),
+            navigation: shop.initialNavigation)
     }
 
     /// A brand-new session's snapshot: random anonymous keys, the standard guitar, an empty cart.
     static func freshSnapshot() -> SessionSnapshot {
         SessionSnapshot(orderKey: SessionID.random().rawValue, analyticsKey: SessionID.random().rawValue)
-    }
-
-    /// Everything to save, as of now.
-    private func snapshot(revision: Int) -> SessionSnapshot {
-        let cart = cart.latestState
-        return SessionSnapshot(
-            orderKey: orderKey,
-            analyticsKey: analyticsKey,
-            guitar: build.latestState.guitar,
-            cart: cart.cart,
-            discount: cart.discount,
-            checkout: build.currentCheckout.map { CheckoutSnapshot(state: $0.latestState) },
-            settledCheckoutID: cart.settledCheckoutID,
-            revision: revision
-        )
     }
 
     /// Saves the session as it is now. The routes call it after every accepted change and answer
@@ -123,7 +83,7 @@ public final class Session: Sendable {
     func save() async throws {
         let taken: (key: String, snapshot: SessionSnapshot)? = saving.withLock { saving in
             saving.revision += 1
-            let snapshot = self.snapshot(revision: saving.revision)
+            let snapshot = shop.snapshot(revision: saving.revision)
             guard saving.stored || snapshot.holdsSomething else { return nil }
             saving.stored = true
             return (identity.withLock { $0.storageKey }, snapshot)
@@ -161,90 +121,20 @@ public final class Session: Sendable {
         }
     }
 
-    /// The output driver: follows the builder, the cart and the checkout, and renders each
-    /// change's fragments once, for every stream of the session. A new checkout also tells every
-    /// open page to go to it, and leaving it sends them back to the builder. It also feeds the
-    /// analytics recorder. Ends when the view models close or the task is cancelled.
+    /// The output driver: renders each change of the session's combined output once, for every
+    /// stream of the session (with the page every open tab goes to, when a checkout starts or
+    /// ends), and saves what the checkout changes on its own. Ends when the session closes or the
+    /// task is cancelled.
     func drive() async {
-        await withDiscardingTaskGroup { group in
-            group.addTask { await self.recordAnalytics() }
-            group.addTask { await self.followCart() }
-            if let restored = build.currentCheckout {
-                group.addTask { await restored.run() }
-                group.addTask { await self.follow(restored) }
-            }
-            var previous = initialOutput
-            for await output in build.outputs() {
-                var navigate: String?
-                if output.checkoutID != previous.checkoutID {
-                    if let model = build.currentCheckout, model.checkout.id == output.checkoutID {
-                        group.addTask { await model.run() }
-                        group.addTask { await self.follow(model) }
-                        navigate = "/checkout"
-                    } else if output.checkoutID == nil {
-                        navigate = "/"
-                    }
-                }
-                if output.guitar != previous.guitar { onBuilderActed(output.guitar) }
-                let cart = cart.currentOutput
+        let fragments = fragments
+        let renderer = renderer
+        await shop.run(
+            render: { change in
                 fragments.publish(
-                    BuildFragments.changed(from: previous, to: output, renderer: renderer)
-                        + CartFragments.changed(
-                            from: (cart, previous.checkoutButton), to: (cart, output.checkoutButton),
-                            renderer: renderer),
-                    navigate: navigate
-                )
-                previous = output
-            }
-            group.cancelAll()
-        }
-    }
-
-    /// The cart's fragments (the badge on every page, the cart page's parts). Each stream is
-    /// combined with the latest value of the other (`withLatestFrom`): a cart change renders with
-    /// the builder's current checkout button, and a builder change re-renders the cart's "Check
-    /// out" when the checkout starts or fails, so that one change is always one patch.
-    private func followCart() async {
-        var previous = initialCart
-        for await output in cart.outputs() {
-            let button = build.currentOutput.checkoutButton
-            fragments.publish(
-                CartFragments.changed(from: (previous, button), to: (output, button), renderer: renderer))
-            previous = output
-        }
-    }
-
-    private func follow(_ checkout: CheckoutViewModel) async {
-        var previous: CheckoutOutput?
-        for await output in checkout.outputs() {
-            fragments.publish(CheckoutFragments.changed(from: previous, to: output, renderer: renderer))
-            if output.confirmation != nil, previous?.confirmation == nil {
-                await cart.settle(checkout.checkout)
-            }
-            if previous != nil {
-                await saveInBackground()
-            }
-            previous = output
-        }
-    }
-
-    /// The second subscriber to the cart's actions: each applied action becomes an analytics
-    /// event. It reads from a bounded buffer the cart never waits on, so a slow or failing
-    /// database costs analytics, never the cart.
-    private func recordAnalytics() async {
-        for await applied in cart.appliedActions() {
-            let event = AnalyticsEvent(
-                action: applied.action.name,
-                configuration: applied.action.configuration,
-                at: applied.at,
-                sessionKey: analyticsKey
-            )
-            do {
-                try await analytics.record([event])
-            } catch {
-                logger.warning("A cart action was not recorded for analytics", metadata: ["error": "\(error)"])
-            }
-        }
+                    SessionFragments.table.changed(from: change.previous, to: change.current, renderer: renderer),
+                    navigate: change.navigation)
+            },
+            checkoutProgressed: { await self.saveInBackground() })
     }
 
     /// Marks the session as used now, as the registry's `use`-th use.
@@ -295,8 +185,7 @@ public final class Session: Sendable {
     /// Ends the output driver and every stream. The session stays in the store: a later request
     /// with its cookie restores it.
     func close() {
-        build.close()
-        cart.close()
+        shop.close()
         fragments.finish()
     }
 }

@@ -101,29 +101,3 @@ extension LuthierEnvironment {
             analytics: analytics, makeID: makeID)
     }
 }
-
-/// Lets other tasks run until `condition` holds (bounded), for effects that finish on their own
-/// tasks. Yields, never sleeps.
-func settle(until condition: @Sendable () async -> Bool, yields: Int = 10_000) async -> Bool {
-    for _ in 0..<yields {
-        if await condition() { return true }
-        await Task.yield()
-    }
-    return await condition()
-}
-
-/// Moves a test clock forward in `step`s until `condition` holds (bounded). A debounce schedules
-/// its timer on a task of its own, so a single advance can come before the timer exists; stepping
-/// until the effect shows keeps the test exact about *what* happens without racing *when* the
-/// timer was scheduled. Nothing here sleeps.
-func advance(
-    _ clock: TestClock<Duration>,
-    by step: Duration,
-    until condition: @Sendable () async -> Bool
-) async -> Bool {
-    for _ in 0..<100 {
-        if await settle(until: condition, yields: 200) { return true }
-        await clock.advance(by: step)
-    }
-    return await condition()
-}

@@ -1,0 +1,181 @@
+import Foundation
+import LuthierDomain
+import Synchronization
+
+/// One customer's shop: the builder, the cart and the checkout composed into one output, and the
+/// reactions that run between them. The web layer's `Session` holds one, and adds only what the
+/// web needs: the cookie's identity, persistence and activity.
+///
+/// `run(render:)` is the session's composition, written as the seeds would:
+///
+///     let checkout = build.outputs.map(\.checkoutID).removeDuplicates()
+///         .flatMapLatest { id in checkoutModel(id)?.outputs ?? Just(nil) }
+///     combineLatest(build.outputs, cart.outputs, checkout)
+///         .map(SessionOutput.init)            // navigation follows from the checkout id
+///         .sink(render)
+///     build.outputs.map(\.guitar).removeDuplicates().sink(kiosk.builderActed)
+///     checkout.filter(\.isConfirmed).sink(cart.settle)
+///     cart.appliedActions.map(AnalyticsEvent.init).sink(analytics.record)
+///
+/// Each upstream is followed by one loop that folds its value into the combined output under one
+/// lock and renders the change there, so changes are rendered in the order they were combined,
+/// and one change of any screen is always one patch.
+public final class ShopSession: Sendable {
+    public let build: BuildViewModel
+    public let cart: CartViewModel
+    /// The anonymous key orders of this session carry (the cookie value itself is never stored).
+    public let orderKey: String
+    /// Another anonymous key, for analytics, so that analytics cannot be joined to orders.
+    public let analyticsKey: String
+    private let combined: Mutex<SessionOutput>
+    private let analytics: AnalyticsClient
+    /// Told of every change of this session's guitar (the kiosk shows what is being built).
+    private let onBuilderActed: @Sendable (Guitar) -> Void
+    /// Told when an analytics event could not be recorded (the owner logs it).
+    private let onAnalyticsFailure: @Sendable (any Error) -> Void
+
+    /// The shop of `snapshot`: a new one (standard guitar, empty cart) or one restored.
+    public init(
+        snapshot: SessionSnapshot,
+        environment: LuthierEnvironment,
+        discounts: [DiscountCode],
+        onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in },
+        onAnalyticsFailure: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
+        orderKey = snapshot.orderKey
+        analyticsKey = snapshot.analyticsKey
+        build = BuildViewModel(
+            state: BuildState(guitar: snapshot.guitar), environment: environment, sessionKey: snapshot.orderKey,
+            restoredCheckout: snapshot.checkout)
+        cart = CartViewModel(
+            cart: snapshot.cart, discount: snapshot.discount, discounts: discounts,
+            settledCheckoutID: snapshot.settledCheckoutID, now: environment.now)
+        analytics = environment.analytics
+        self.onBuilderActed = onBuilderActed
+        self.onAnalyticsFailure = onAnalyticsFailure
+        combined = Mutex(
+            SessionOutput(
+                build: build.currentOutput, cart: cart.currentOutput, checkout: build.currentCheckout?.currentOutput))
+    }
+
+    /// The combined output as last rendered.
+    public var currentOutput: SessionOutput { combined.withLock { $0 } }
+
+    /// Where a page reconnecting to a restored session goes: a checkout in progress is shown (its
+    /// history from before the restart is not known).
+    public var initialNavigation: String? { currentOutput.build.checkoutID == nil ? nil : "/checkout" }
+
+    /// Everything to save, as of now.
+    public func snapshot(revision: Int) -> SessionSnapshot {
+        let cart = cart.latestState
+        return SessionSnapshot(
+            orderKey: orderKey,
+            analyticsKey: analyticsKey,
+            guitar: build.latestState.guitar,
+            cart: cart.cart,
+            discount: cart.discount,
+            checkout: build.currentCheckout.map { CheckoutSnapshot(state: $0.latestState) },
+            settledCheckoutID: cart.settledCheckoutID,
+            revision: revision
+        )
+    }
+
+    /// Composes the screens until they close (or the task is cancelled): every change of the
+    /// combined output is given to `render`, in order; `checkoutProgressed` is awaited after a
+    /// change the checkout made on its own (the owner saves it).
+    public func run(
+        render: @escaping @Sendable (SessionChange) -> Void,
+        checkoutProgressed: @escaping @Sendable () async -> Void
+    ) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.recordAnalytics() }
+            group.addTask {
+                for await output in self.cart.outputs() {
+                    self.combine(.cart, render) { $0.cart = output }
+                }
+            }
+            if let restored = build.currentCheckout {
+                group.addTask { await restored.run() }
+                group.addTask { await self.follow(restored, render, checkoutProgressed) }
+            }
+            for await output in build.outputs() {
+                let checkout = build.currentCheckout.flatMap { $0.checkout.id == output.checkoutID ? $0 : nil }
+                let change = combine(.build, render) { combined in
+                    combined.build = output
+                    if combined.checkout?.checkoutID != output.checkoutID {
+                        combined.checkout = checkout?.currentOutput
+                    }
+                }
+                guard let change else { continue }
+                if change.previous.build.guitar != output.guitar { onBuilderActed(output.guitar) }
+                if let checkout, change.previous.build.checkoutID != output.checkoutID {
+                    // The newest checkout is followed; the one it replaced was closed by the builder.
+                    group.addTask { await checkout.run() }
+                    group.addTask { await self.follow(checkout, render, checkoutProgressed) }
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Folds `update` into the combined output and renders the change, under one lock; nil when
+    /// nothing changed.
+    @discardableResult
+    private func combine(
+        _ source: SessionChange.Source, _ render: @Sendable (SessionChange) -> Void,
+        _ update: (inout SessionOutput) -> Void
+    ) -> SessionChange? {
+        combined.withLock { combined in
+            var next = combined
+            update(&next)
+            guard next != combined else { return nil }
+            let change = SessionChange(previous: combined, current: next, source: source)
+            combined = next
+            render(change)
+            return change
+        }
+    }
+
+    /// The checkout's outputs while it is the builder's (`flatMapLatest`: a replaced checkout's
+    /// late outputs are dropped). A confirmed order settles the cart.
+    private func follow(
+        _ model: CheckoutViewModel, _ render: @escaping @Sendable (SessionChange) -> Void,
+        _ checkoutProgressed: @Sendable () async -> Void
+    ) async {
+        let id = model.checkout.id
+        // Settling is idempotent: a restored checkout confirmed before the restart settles again.
+        var wasConfirmed = false
+        for await output in model.outputs() {
+            let change = combine(.checkout, render) { combined in
+                if combined.build.checkoutID == id { combined.checkout = output }
+            }
+            if output.confirmation != nil, !wasConfirmed {
+                wasConfirmed = true
+                await cart.settle(model.checkout)
+            }
+            if change?.isCheckoutProgress == true { await checkoutProgressed() }
+        }
+    }
+
+    /// The second subscriber to the cart's actions: each applied action becomes an analytics
+    /// event. It reads from a bounded buffer the cart never waits on, so a slow or failing
+    /// database costs analytics, never the cart.
+    private func recordAnalytics() async {
+        for await applied in cart.appliedActions() {
+            let event = AnalyticsEvent(
+                action: applied.action.name, configuration: applied.action.configuration, at: applied.at,
+                sessionKey: analyticsKey)
+            do {
+                try await analytics.record([event])
+            } catch {
+                onAnalyticsFailure(error)
+            }
+        }
+    }
+
+    /// Ends the screens, and with them `run`.
+    public func close() {
+        build.close()
+        cart.close()
+    }
+}
