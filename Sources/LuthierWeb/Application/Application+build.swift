@@ -141,18 +141,19 @@ public func buildRouter(
         middleware: HostAllowListMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
     router.add(
         middleware: SameOriginMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
-    let sessions = SessionResolver(
+    let sessions = SessionResponses(
         registry: services.registry,
         responses: responses,
         cookieMaxAge: Int(configuration.sessionRetention.components.seconds),
         origin: origin
     )
+    // Inside the error middleware, which answers what the handlers and this one throw.
+    router.add(middleware: SessionMiddleware(registry: services.registry, cookies: sessions))
     let forms = FormReader(maxBytes: configuration.maxFormBytes)
     let build = BuildController(
         sessions: sessions,
         hub: services.hub,
         renderer: services.renderer,
-        responses: responses,
         forms: forms,
         reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
     )
@@ -183,7 +184,7 @@ public func buildRouter(
         reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
         origin: origin
     )
-    let cart = CartController(sessions: sessions, renderer: services.renderer, responses: responses, forms: forms)
+    let cart = CartController(sessions: sessions, renderer: services.renderer, forms: forms)
     let admin = AdminController(
         token: configuration.adminToken,
         analytics: services.environment.analytics,

@@ -4,10 +4,9 @@ import LuthierFeatures
 
 /// The builder: its page, its form posts and the session's event stream.
 struct BuildController: Sendable {
-    let sessions: SessionResolver
+    let sessions: SessionResponses
     let hub: EventStreamHub
     let renderer: PageRenderer
-    let responses: ResponseFactory
     let forms: FormReader
     let reconnectDelayMilliseconds: Int
 
@@ -22,61 +21,44 @@ struct BuildController: Sendable {
 
     /// `GET /`: the whole builder, rendered from the session's current output.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.page(request) { session in
+        try await sessions.page(request, context) { session in
             let page = BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput)
             return renderer.page(template: "builder", key: page.key) { page }
         }
     }
 
     /// `POST /build`: any subset of shape, color, body, fretboard. All fields are validated before
-    /// anything changes, and the answer is sent only after the change has been applied.
+    /// a session is looked up or made (a bad post creates nothing), and the answer is sent only
+    /// after the change has been applied and saved (`SessionMiddleware`).
     @Sendable func change(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let fields = try await forms.fields(of: request)
+        let change: GuitarChange
         do {
-            // Validated before a session is looked up or made: a bad post creates nothing.
-            let fields = try await forms.fields(of: request)
-            let change: GuitarChange
-            do {
-                change = try GuitarChange(fields: fields)
-            } catch {
-                throw UserFacingError(.unprocessableContent, error.message)
-            }
-            return await sessions.handle(request) { session in
-                await session.build.send(.change(change))
-                return sessions.done(request, redirect: "/")
-            }
-        } catch let error as UserFacingError {
-            return responses.error(error, for: request)
+            change = try GuitarChange(fields: fields)
+        } catch {
+            throw UserFacingError(.unprocessableContent, error.message)
         }
+        let session = try await context.session.acting()
+        await session.build.send(.change(change))
+        return sessions.done(request, redirect: "/")
     }
 
     /// `POST /build/reset`: "Start over".
     @Sendable func reset(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Start over")
-            await session.build.send(.startOver)
-            return sessions.done(request, redirect: "/")
-        }
+        try await forms.requireNoFields(request, action: "Start over")
+        let session = try await context.session.acting()
+        await session.build.send(.startOver)
+        return sessions.done(request, redirect: "/")
     }
 
     /// `GET /events`: the session's event stream.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let existing: Session?
-        do {
-            // A stream is a session's first act: an issued id gets its session now.
-            existing = try await sessions.existing(request, adopting: true)
-        } catch {
-            return responses.error(error, for: request)
-        }
-        guard let session = existing else {
-            return responses.error(
-                UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session."),
-                for: request
-            )
+        // A stream is a session's first act: an issued id gets its session now.
+        guard let session = try await context.session.existing(adopting: true) else {
+            throw UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) {
-            return responses.error(refusal, for: request)
-        }
+        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) { throw refusal }
         let connection = EventStreamConnection(
             session: session,
             hub: hub,

@@ -5,9 +5,8 @@ import LuthierFeatures
 /// The cart: its page, the builder's "Add to cart", quantity changes, the discount code and
 /// checking out every line at once.
 struct CartController: Sendable {
-    let sessions: SessionResolver
+    let sessions: SessionResponses
     let renderer: PageRenderer
-    let responses: ResponseFactory
     let forms: FormReader
 
     var endpoints: RouteCollection<LuthierRequestContext> {
@@ -23,7 +22,7 @@ struct CartController: Sendable {
 
     /// `GET /cart`: every line with its picture, quantity controls and totals.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.page(request) { session in
+        try await sessions.page(request, context) { session in
             let key = CartView.Key(cart: session.cart.currentOutput, button: session.build.currentOutput.checkoutButton)
             return renderer.page(template: "cart", key: key) {
                 CartPage(cart: key.cart, view: CartView(cart: key.cart, checkoutButton: key.button))
@@ -34,74 +33,67 @@ struct CartController: Sendable {
     /// `POST /cart/items`: adds the builder's current guitar; the same configuration again raises
     /// its line's quantity.
     @Sendable func add(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Add to cart")
-            try await send(.add(session.build.latestState.guitar), to: session)
-            return sessions.done(request, redirect: "/")
-        }
+        try await forms.requireNoFields(request, action: "Add to cart")
+        let session = try await context.session.acting()
+        try await send(.add(session.build.latestState.guitar), to: session)
+        return sessions.done(request, redirect: "/")
     }
 
     /// `POST /cart/lines/{line}/{increment|decrement|remove}`.
     @Sendable func changeLine(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            let line = context.parameters.get("line") ?? ""
-            let action: CartAction
-            switch context.parameters.get("action") ?? "" {
-            case "increment": action = .increment(lineID: line)
-            case "decrement": action = .decrement(lineID: line)
-            case "remove": action = .remove(lineID: line)
-            case let other:
-                throw UserFacingError(
-                    .unprocessableContent,
-                    "'\(other.prefix(40))' is not a line action; use increment, decrement or remove.")
-            }
-            try await forms.requireNoFields(request, action: "Change quantity")
-            try await send(action, to: session)
-            return sessions.done(request, redirect: "/cart")
+        let line = context.parameters.get("line") ?? ""
+        let action: CartAction
+        switch context.parameters.get("action") ?? "" {
+        case "increment": action = .increment(lineID: line)
+        case "decrement": action = .decrement(lineID: line)
+        case "remove": action = .remove(lineID: line)
+        case let other:
+            throw UserFacingError(
+                .unprocessableContent, "'\(other.prefix(40))' is not a line action; use increment, decrement or remove."
+            )
         }
+        try await forms.requireNoFields(request, action: "Change quantity")
+        try await send(action, to: context.session.acting())
+        return sessions.done(request, redirect: "/cart")
     }
 
     /// `POST /cart/clear`: "Clear cart".
     @Sendable func clear(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Clear cart")
-            try await send(.clear, to: session)
-            return sessions.done(request, redirect: "/cart")
-        }
+        try await forms.requireNoFields(request, action: "Clear cart")
+        try await send(.clear, to: context.session.acting())
+        return sessions.done(request, redirect: "/cart")
     }
 
     /// `POST /cart/discount` with `code`: applies a configured, unexpired code.
     @Sendable func discount(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            let code = try await forms.singleField("code", of: request)
-            guard !code.trimmingCharacters(in: .whitespaces).isEmpty, code.utf8.count <= 64 else {
-                throw UserFacingError(.unprocessableContent, "code must be a discount code of 1 to 64 characters.")
-            }
-            do {
-                try await session.cart.applyDiscount(code: code)
-            } catch let failure as CartViewModel.DiscountFailure {
-                throw UserFacingError(.unprocessableContent, failure.message)
-            }
-            return sessions.done(request, redirect: "/cart")
+        let code = try await forms.singleField("code", of: request)
+        guard !code.trimmingCharacters(in: .whitespaces).isEmpty, code.utf8.count <= 64 else {
+            throw UserFacingError(.unprocessableContent, "code must be a discount code of 1 to 64 characters.")
         }
+        let session = try await context.session.acting()
+        do {
+            try await session.cart.applyDiscount(code: code)
+        } catch {
+            throw UserFacingError(.unprocessableContent, error.message)
+        }
+        return sessions.done(request, redirect: "/cart")
     }
 
     /// `POST /cart/checkout`: the checkout of every line, with the code; answers once it exists.
     @Sendable func checkout(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Check out")
-            let cart = session.cart.latestState
-            guard !cart.cart.isEmpty else {
-                throw UserFacingError(.conflict, "Your cart is empty; add a guitar from the builder first.")
-            }
-            do {
-                _ = try await session.build.checkout(cart: cart.cart, discount: session.cart.validDiscount)
-            } catch {
-                throw UserFacingError(
-                    .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
-            }
-            return sessions.done(request, redirect: "/checkout")
+        try await forms.requireNoFields(request, action: "Check out")
+        let session = try await context.session.acting()
+        let cart = session.cart.latestState
+        guard !cart.cart.isEmpty else {
+            throw UserFacingError(.conflict, "Your cart is empty; add a guitar from the builder first.")
         }
+        do {
+            _ = try await session.build.checkout(cart: cart.cart, discount: session.cart.validDiscount)
+        } catch {
+            throw UserFacingError(
+                .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
+        }
+        return sessions.done(request, redirect: "/checkout")
     }
 
     private func send(_ action: CartAction, to session: Session) async throws(UserFacingError) {

@@ -5,7 +5,7 @@ import LuthierFeatures
 
 /// Checkout and ordering: the checkout page and its shipping, currency and order posts.
 struct CheckoutController: Sendable {
-    let sessions: SessionResolver
+    let sessions: SessionResponses
     let environment: LuthierEnvironment
     let renderer: PageRenderer
     let responses: ResponseFactory
@@ -29,27 +29,20 @@ struct CheckoutController: Sendable {
     /// `POST /checkout`: runs the three workshop calls (or joins the ones running) and answers
     /// once the checkout exists, so a plain form post can be redirected straight to it.
     @Sendable func start(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Checkout")
-            do {
-                _ = try await session.build.checkout()
-            } catch {
-                throw UserFacingError(
-                    .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
-            }
-            return sessions.done(request, redirect: "/checkout")
+        try await forms.requireNoFields(request, action: "Checkout")
+        let session = try await context.session.acting()
+        do {
+            _ = try await session.build.checkout()
+        } catch {
+            throw UserFacingError(
+                .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
         }
+        return sessions.done(request, redirect: "/checkout")
     }
 
     /// `GET /checkout`: the session's checkout, or back to the builder when there is none.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let existing: Session?
-        do {
-            existing = try await sessions.existing(request)
-        } catch {
-            return responses.error(error, for: request)
-        }
-        guard let session = existing, let checkout = session.build.currentCheckout else {
+        guard let session = try await context.session.existing(), let checkout = session.build.currentCheckout else {
             return responses.seeOther("/")
         }
         let version = session.fragments.version
@@ -65,75 +58,67 @@ struct CheckoutController: Sendable {
 
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
     @Sendable func shipping(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            let method = try await forms.singleOption("option", of: request, as: ShippingMethod.self)
-            try checkout(of: session).selectShipping(method)
-            return sessions.done(request, redirect: "/checkout")
-        }
+        let method = try await forms.singleOption("option", of: request, as: ShippingMethod.self)
+        try await checkout(of: context.session.acting()).selectShipping(method)
+        return sessions.done(request, redirect: "/checkout")
     }
 
     /// `POST /checkout/currency` with `currency` = USD | EUR | GBP | ILS.
     @Sendable func currency(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            let currency = try await forms.singleOption("currency", of: request, as: Currency.self)
-            try checkout(of: session).selectCurrency(currency)
-            return sessions.done(request, redirect: "/checkout")
-        }
+        let currency = try await forms.singleOption("currency", of: request, as: Currency.self)
+        try await checkout(of: context.session.acting()).selectCurrency(currency)
+        return sessions.done(request, redirect: "/checkout")
     }
 
     /// `POST /checkout/order`: places the order (once per checkout, however often it is posted),
     /// within the session's and the client's order limits (429 past them).
     @Sendable func order(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Order")
-            let model = try checkout(of: session)
-            // Posting an order that is already placed answers it again and counts nothing.
-            let taken =
-                model.latestState.order == nil
-                ? try orderLimits.take(
-                    session: session.orderKey,
-                    client: sessions.origin.clientAddress(of: request, channel: context.channel))
-                : nil
-            do {
-                try await model.placeOrder()
-                await session.cart.settle(model.checkout)
-                // A new id once an order is placed: one planted before stops working here.
-                if taken != nil { await sessions.rotate(session, once: model.checkout.id) }
-            } catch let failure as CheckoutViewModel.OrderFailure {
-                taken?.giveBack()
-                switch failure {
-                case .notOrderable(let message), .refused(let message, _):
-                    throw UserFacingError(.conflict, message)
-                case .unavailable(let message):
-                    // The store failed (locked, full): nothing was ordered, and trying again may work.
-                    throw UserFacingError(.serviceUnavailable, message, retryAfter: 5)
-                }
-            } catch {
-                taken?.giveBack()
-                throw error
+        try await forms.requireNoFields(request, action: "Order")
+        let session = try await context.session.acting()
+        let model = try checkout(of: session)
+        // Posting an order that is already placed answers it again and counts nothing.
+        let taken =
+            model.latestState.order == nil
+            ? try orderLimits.take(
+                session: session.orderKey,
+                client: sessions.origin.clientAddress(of: request, channel: context.channel))
+            : nil
+        do {
+            try await model.placeOrder()
+            await session.cart.settle(model.checkout)
+            // A new id once an order is placed: one planted before stops working here.
+            if taken != nil { await sessions.rotate(session, once: model.checkout.id) }
+        } catch let failure as CheckoutViewModel.OrderFailure {
+            taken?.giveBack()
+            switch failure {
+            case .notOrderable(let message), .refused(let message, _):
+                throw UserFacingError(.conflict, message)
+            case .unavailable(let message):
+                // The store failed (locked, full): nothing was ordered, and trying again may work.
+                throw UserFacingError(.serviceUnavailable, message, retryAfter: 5)
             }
-            return sessions.done(request, redirect: "/checkout")
+        } catch {
+            taken?.giveBack()
+            throw error
         }
+        return sessions.done(request, redirect: "/checkout")
     }
 
     /// `POST /checkout/dismiss`: after the congratulations, back to a builder reset to defaults.
     @Sendable func dismiss(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Dismiss")
-            // After a cart's order the builder keeps its guitar; after the builder's, it starts over.
-            let fromCart = session.build.currentCheckout?.checkout.source == .cart
-            await session.build.send(fromCart ? .checkoutEnded : .startOver)
-            return sessions.done(request, redirect: "/")
-        }
+        try await forms.requireNoFields(request, action: "Dismiss")
+        let session = try await context.session.acting()
+        // After a cart's order the builder keeps its guitar; after the builder's, it starts over.
+        let fromCart = session.build.currentCheckout?.checkout.source == .cart
+        await session.build.send(fromCart ? .checkoutEnded : .startOver)
+        return sessions.done(request, redirect: "/")
     }
 
     /// `POST /checkout/leave`: leave the checkout without ordering; the guitar stays as it was.
     @Sendable func leave(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        await sessions.handle(request) { session in
-            try await forms.requireNoFields(request, action: "Leave")
-            await session.build.send(.checkoutEnded)
-            return sessions.done(request, redirect: "/")
-        }
+        try await forms.requireNoFields(request, action: "Leave")
+        try await context.session.acting().build.send(.checkoutEnded)
+        return sessions.done(request, redirect: "/")
     }
 
     private func checkout(of session: Session) throws(UserFacingError) -> CheckoutViewModel {

@@ -6,7 +6,7 @@ import LuthierFeatures
 /// whoever has its full link. The following itself is `OrderTracker` (LuthierFeatures); this
 /// controller finds the order, checks who asks, and renders its stages.
 struct OrderController: Sendable {
-    let sessions: SessionResolver
+    let sessions: SessionResponses
     let environment: LuthierEnvironment
     let renderer: PageRenderer
     let responses: ResponseFactory
@@ -23,26 +23,16 @@ struct OrderController: Sendable {
 
     /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
     @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let access: OrderAccess
-        do {
-            access = try await authorizedOrder(request, context: context)
-        } catch {
-            return responses.error(error, for: request)
-        }
+        let access = try await authorizedOrder(request, context: context)
         let page = OrderPage(order: access.order, cart: access.session?.cart.currentOutput, key: access.key)
         return responses.page(renderer.render(page, template: "order"))
     }
 
     /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.
     @Sendable func orderEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let order: Order
-        do {
-            order = try await authorizedOrder(request, context: context).order
-        } catch {
-            return responses.error(error, for: request)
-        }
+        let order = try await authorizedOrder(request, context: context).order
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client) { return responses.error(refusal, for: request) }
+        if let refusal = hub.refusal(client: client) { throw refusal }
         let render = renderer
         func stages(_ order: Order) -> Fragment {
             Fragment(
@@ -98,9 +88,17 @@ struct OrderController: Sendable {
         }
         guard let order = found else { throw notFound }
         let key = request.uri.queryParameters.get("key") ?? ""
-        let session = try? await sessions.existing(request)
-        let ownSession = session.map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
         let keyMatches = constantTimeEquals(key, order.accessKey)
+        let session: Session?
+        do {
+            session = try await context.session.existing()
+        } catch {
+            // With the order's key the session is not needed; without it, the session decides,
+            // and one that cannot be read is a 503, not a "no such order".
+            guard keyMatches else { throw error }
+            session = nil
+        }
+        let ownSession = session.map { constantTimeEquals($0.orderKey, order.sessionKey) } ?? false
         guard ownSession || keyMatches else { throw notFound }
         return OrderAccess(order: order, session: session, key: keyMatches ? order.accessKey : nil)
     }

@@ -267,6 +267,14 @@ public final class SessionRegistry: Sendable {
         return dropped.count
     }
 
+    /// Drops a session that nobody holds the cookie of: one made for a post that was then refused.
+    func discard(_ session: Session) {
+        let removed = sessions.withLock { sessions in
+            sessions[session.id] === session ? sessions.removeValue(forKey: session.id) : nil
+        }
+        removed?.close()
+    }
+
     /// Ends the stream of new sessions (on shutdown) and closes every session.
     func closeAll() {
         created.finish()

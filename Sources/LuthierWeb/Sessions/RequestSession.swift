@@ -1,0 +1,101 @@
+import Hummingbird
+import Synchronization
+
+/// The customer's session as one request sees it, put in the request context by
+/// `SessionMiddleware`. Nothing is looked up until a handler asks, and a handler asks only once
+/// it has read and validated its form, so a refused post never touches a session.
+///
+/// - `existing()` is the session the cookie names, if any (restored from the store if need be);
+///   pages and streams read it and never make one.
+/// - `acting()` is the session a form post changes: the existing one or a new one. After the
+///   handler returns, the middleware saves it before the answer goes out and sets the cookie
+///   (the one save policy: what the server says yes to is stored).
+public final class RequestSession: Sendable {
+    private struct State {
+        var resolved: Session?
+        var isNew = false
+        var acted = false
+    }
+
+    private let registryIfAny: SessionRegistry?
+    /// The session id the request's cookie carries, as sent.
+    let cookie: String?
+    private let state = Mutex(State())
+
+    init(registry: SessionRegistry?, cookie: String?) {
+        registryIfAny = registry
+        self.cookie = cookie
+    }
+
+    /// For a context built without the middleware (a router test): any use is a server error.
+    static var unavailable: RequestSession { RequestSession(registry: nil, cookie: nil) }
+
+    /// The session the cookie names, if the server issued it.
+    ///
+    /// - Parameter adopting: whether an id the server issued but whose session never acted gets
+    ///   its session now (a stream is a session's first act). A page does not adopt.
+    func existing(adopting: Bool = false) async throws(UserFacingError) -> Session? {
+        if let resolved = state.withLock({ $0.resolved }) { return resolved }
+        let registry = try registry()
+        let found: Session?
+        do {
+            found = try await registry.session(forCookie: cookie, adopting: adopting)
+        } catch {
+            throw Self.refusal(error)
+        }
+        state.withLock { if $0.resolved == nil { $0.resolved = found } }
+        return found
+    }
+
+    /// The session a valid form post acts on: the existing one, or a new one (a 503 past the cap).
+    /// It is saved after the handler returns and before the answer.
+    func acting() async throws(UserFacingError) -> Session {
+        let session: Session
+        if let existing = try await existing(adopting: true) {
+            session = existing
+        } else {
+            let registry = try registry()
+            do {
+                session = try registry.createSession()
+            } catch {
+                throw Self.refusal(error)
+            }
+            state.withLock {
+                $0.resolved = session
+                $0.isNew = true
+            }
+        }
+        state.withLock { $0.acted = true }
+        return session
+    }
+
+    /// What the middleware does after the handler: the session acted on, whether it is new, and
+    /// whether the request carried an id the session no longer has (replaced after an order).
+    var outcome: (session: Session?, acted: Bool, isNew: Bool) {
+        state.withLock { ($0.resolved, $0.acted, $0.isNew) }
+    }
+
+    /// A session made for a post that was then refused: nobody holds its cookie, so it goes.
+    func discardIfNew() {
+        let (session, isNew) = state.withLock { ($0.resolved, $0.isNew) }
+        if isNew, let session { registryIfAny?.discard(session) }
+    }
+
+    private func registry() throws(UserFacingError) -> SessionRegistry {
+        guard let registry = registryIfAny else {
+            throw UserFacingError(.internalServerError, "Something went wrong; please try again.")
+        }
+        return registry
+    }
+
+    private static func refusal(_ failure: SessionRegistry.Failure) -> UserFacingError {
+        switch failure {
+        case .full:
+            UserFacingError(
+                .serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60)
+        case .storeUnavailable:
+            UserFacingError(
+                .serviceUnavailable, "Your session cannot be read right now; please try again shortly.", retryAfter: 5)
+        }
+    }
+}
