@@ -95,22 +95,20 @@ public final class ShopSession: Sendable {
                 }
             }
             if let restored = build.currentCheckout {
-                group.addTask { await restored.run() }
                 group.addTask { await self.follow(restored, render, checkoutProgressed) }
             }
             for await output in build.outputs() {
                 let checkout = build.currentCheckout.flatMap { $0.checkout.id == output.checkoutID ? $0 : nil }
-                let change = combine(.build, render) { combined in
+                let step = combine(.build, render) { combined in
                     combined.build = output
                     if combined.checkout?.checkoutID != output.checkoutID {
                         combined.checkout = checkout?.currentOutput
                     }
                 }
-                guard let change else { continue }
-                if change.previous.build.guitar != output.guitar { onBuilderActed(output.guitar) }
-                if let checkout, change.previous.build.checkoutID != output.checkoutID {
-                    // The newest checkout is followed; the one it replaced was closed by the builder.
-                    group.addTask { await checkout.run() }
+                if step.guitarChanged { onBuilderActed(output.guitar) }
+                if let checkout, step.checkoutChanged {
+                    // The newest checkout is followed (until it closes: the builder closes the one a
+                    // newer checkout replaces, and every one when the session closes).
                     group.addTask { await self.follow(checkout, render, checkoutProgressed) }
                 }
             }
@@ -118,21 +116,36 @@ public final class ShopSession: Sendable {
         }
     }
 
-    /// Folds `update` into the combined output and renders the change, under one lock; nil when
-    /// nothing changed.
-    @discardableResult
+    /// What a step of the composition changed, for the loop that made it to act on.
+    private struct Step {
+        var guitarChanged = false
+        var checkoutChanged = false
+        var checkoutProgressed = false
+    }
+
+    /// Folds `update` into the combined output and renders the change, under one lock.
+    ///
+    /// Never inlined: the outputs it copies (two `SessionOutput`s and a `SessionChange`, a few
+    /// kilobytes) are then locals of a synchronous function, on the thread's stack. Inlined into
+    /// the loops that call it, they were slots of those loops' async frames, which live in each
+    /// session's tasks for as long as the session does: 22 KiB per session (release build,
+    /// `luthier-load`, 1,000 sessions: 85.6 KiB per session inlined, 63.4 not).
+    @discardableResult @inline(never)
     private func combine(
         _ source: SessionChange.Source, _ render: @Sendable (SessionChange) -> Void,
         _ update: (inout SessionOutput) -> Void
-    ) -> SessionChange? {
+    ) -> Step {
         combined.withLock { combined in
             var next = combined
             update(&next)
-            guard next != combined else { return nil }
+            guard next != combined else { return Step() }
             let change = SessionChange(previous: combined, current: next, source: source)
             combined = next
             render(change)
-            return change
+            return Step(
+                guitarChanged: change.previous.build.guitar != next.build.guitar,
+                checkoutChanged: change.previous.build.checkoutID != next.build.checkoutID,
+                checkoutProgressed: change.isCheckoutProgress)
         }
     }
 
@@ -146,14 +159,14 @@ public final class ShopSession: Sendable {
         // Settling is idempotent: a restored checkout confirmed before the restart settles again.
         var wasConfirmed = false
         for await output in model.outputs() {
-            let change = combine(.checkout, render) { combined in
+            let step = combine(.checkout, render) { combined in
                 if combined.build.checkoutID == id { combined.checkout = output }
             }
             if output.confirmation != nil, !wasConfirmed {
                 wasConfirmed = true
                 await cart.settle(model.checkout)
             }
-            if change?.isCheckoutProgress == true { await checkoutProgressed() }
+            if step.checkoutProgressed { await checkoutProgressed() }
         }
     }
 
