@@ -259,6 +259,26 @@ import Testing
         await store.finish()
     }
 
+    @Test func ticksMissedWhileStalledFireOnceAndTheScheduleGoesOn() async {
+        let harness = Harness()
+        var (store, _) = harness.testStore()
+        store.send(.start)
+        // The process stalls for 23 s: the ticks at 5, 10, 15 and 20 s are missed, and one fires
+        // when it wakes (four in a burst would be received here instead)…
+        await harness.clock.advance(by: .seconds(23))
+        await store.receive(.tick(now: harness.at(.seconds(23)), counters: KioskCounters())) {
+            $0.now = harness.at(.seconds(23))
+            $0.showcase = .attract(1)
+        }
+        // …and the next is on the schedule, at 25 s.
+        await harness.clock.advance(by: .seconds(2))
+        await store.receive(.tick(now: harness.at(.seconds(25)), counters: KioskCounters())) {
+            $0.now = harness.at(.seconds(25))
+            $0.showcase = .attract(2)
+        }
+        await store.finish()
+    }
+
     // MARK: - The floor
 
     @Test func floorOutputsReplaceTheOrdersAndTheBoardAtOnce() async {

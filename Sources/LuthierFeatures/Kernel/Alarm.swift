@@ -8,12 +8,17 @@ func alarm<C: Clock<Duration>>(on clock: C, after duration: Duration) -> @Sendab
     return { try await clock.sleep(until: deadline, tolerance: nil) }
 }
 
-/// The instants `interval`, `2 × interval`, … after now on `clock`: `tick(n)` waits for the n-th.
-/// A timer built on it does not drift, since each instant is counted from the start rather than
-/// from when the previous tick's work ended.
+/// The instants `interval`, `2 × interval`, … after now on `clock`: `tick(n)` waits for the n-th
+/// and returns the number of the latest instant passed by then, which is `n` unless the wait ended
+/// late (a stalled process): a timer then goes on from the latest instant instead of firing once
+/// for each one it missed, as a run loop's timer does. A timer built on it does not drift, since
+/// each instant is counted from the start rather than from when the previous tick's work ended.
 func metronome<C: Clock<Duration>>(
     on clock: C, every interval: Duration
-) -> @Sendable (_ tick: Int) async throws -> Void {
+) -> @Sendable (_ tick: Int) async throws -> Int {
     let start = clock.now
-    return { tick in try await clock.sleep(until: start.advanced(by: interval * tick), tolerance: nil) }
+    return { tick in
+        try await clock.sleep(until: start.advanced(by: interval * tick), tolerance: nil)
+        return max(tick, Int(start.duration(to: clock.now) / interval))
+    }
 }

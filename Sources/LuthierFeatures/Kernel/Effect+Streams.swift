@@ -14,22 +14,23 @@ extension Effect {
     /// `action()` every `interval` on `clock` until cancelled: the seeds' `Timer.publish(every:)`
     /// with `autoconnect()`. The ticks fall at fixed instants counted from when the reducer asked
     /// (`interval`, `2 × interval`, …), so they do not drift however long each tick's work takes,
-    /// and a test clock advanced by `interval` sees exactly one. `action` is called at each tick,
+    /// and a test clock advanced by `interval` sees exactly one. Ticks missed while the process was
+    /// stalled are not fired in a burst afterwards: one fires, and the next is on the schedule.
+    /// `action` is called at each tick,
     /// to read what is current then (the wall-clock time, a counter).
     public static func timer(
         every interval: Duration, clock: any Clock<Duration>, _ action: @escaping @Sendable () -> Action
     ) -> Self {
         let tick = metronome(on: clock, every: interval)
         return .run { send in
-            var count = 1
+            var next = 1
             while true {
                 do {
-                    try await tick(count)
+                    next = try await tick(next) + 1
                 } catch {
                     return  // cancelled: the store closed or replaced the timer
                 }
                 send(action())
-                count += 1
             }
         }
     }
