@@ -173,6 +173,7 @@ struct FuzzTests {
             #expect(problems.isEmpty, "seed \(Self.hex(seed)): \(problems.count) invalid states")
             let lines = app.services.registry.liveSessions.map { $0.cart.latestState.cart.lines.count }
             print("Fuzz: cart lines per live session: max \(lines.max() ?? 0), total \(lines.reduce(0, +))")
+            recorder.judgeLate()
             recorder.report(
                 seed: seed, fuzzDuration: fuzzDuration, sessions: app.services.registry.count,
                 stored: store.rows.count, orders: target.orders.count)

@@ -267,6 +267,8 @@ final class FuzzRecorder: Sendable {
         var time: [String: Duration] = [:]
         /// Failures by the kind of request and what was wrong.
         var failureKinds: [String: Int] = [:]
+        /// New cookies for sessions the run knew, judged once the run is over (see `judgeLate()`).
+        var newCookies: [(sent: String, description: String)] = []
     }
 
     let seed: UInt64
@@ -294,6 +296,24 @@ final class FuzzRecorder: Sendable {
         }
     }
     func countConnection() { state.withLock { $0.connections += 1 } }
+
+    static let newCookie = "a new session cookie for a session that exists"
+
+    /// The new cookies answered to requests whose id no order of the whole run replaced: those are
+    /// failures. One whose id an order replaced was sent with the old id while another worker's
+    /// order was on its way; once the replacement's grace is over (the fuzz moves the sessions'
+    /// clock on by whole sweeps), the server rightly treats the old id as unknown and answers with
+    /// a new session. Which of the two answers is judged first depends on the workers' timing, so
+    /// this is judged after the last.
+    func judgeLate() {
+        let pending = state.withLock { state in
+            defer { state.newCookies = [] }
+            return state.newCookies
+        }
+        for (sent, description) in pending where !jar.isReplaced(sent) {
+            recordFailure(description)
+        }
+    }
 
     /// Judges the answers to one message; returns how many problems it found (and records them).
     @discardableResult
@@ -341,6 +361,19 @@ final class FuzzRecorder: Sendable {
             }
             for problem in Self.problems(request, response)
             where !stale || problem.contains("server error") || problem.contains("Retry-After") {
+                if problem == Self.newCookie, let sent = request.sentSession {
+                    // Judged when the run is over: the order that replaced this id may be judged
+                    // after this answer (see `judgeLate()`).
+                    state.withLock { state in
+                        state.newCookies.append(
+                            (
+                                sent,
+                                "Fuzz seed \(FuzzTests.hex(seed)), \(worker), message #\(number) "
+                                    + "(\(request.kind)): \(problem)\n request: \(request)\n answer: \(response)"
+                            ))
+                    }
+                    continue
+                }
                 problems.append((request, response, problem))
             }
         }
@@ -425,7 +458,7 @@ final class FuzzRecorder: Sendable {
         }
         let cookies = response.headers(named: "Set-Cookie")
         if oracle.noNewCookie, !cookies.isEmpty {
-            problems.append("a new session cookie for a session that exists")
+            problems.append(newCookie)
         }
         for cookie in cookies {
             let value = cookie.split(separator: ";").first.map(String.init) ?? ""
