@@ -18,6 +18,9 @@ public struct LuthierEnvironment: Sendable {
     public var analytics: AnalyticsClient
     /// Makes checkout ids; random in production, predictable in tests.
     public var makeID: @Sendable () -> String
+    /// Where the features' stores record what they do (a session's own recorder, set by its
+    /// `ShopSession`; the shop's for the kiosk and the floor); nil records nothing.
+    public var taps: TapRecorder?
 
     public init(
         clock: any Clock<Duration>,
@@ -26,7 +29,8 @@ public struct LuthierEnvironment: Sendable {
         exchangeRates: ExchangeRateClient,
         sessions: SessionStore,
         analytics: AnalyticsClient,
-        makeID: @escaping @Sendable () -> String
+        makeID: @escaping @Sendable () -> String,
+        taps: TapRecorder? = nil
     ) {
         self.clock = clock
         self.now = now
@@ -35,5 +39,6 @@ public struct LuthierEnvironment: Sendable {
         self.sessions = sessions
         self.analytics = analytics
         self.makeID = makeID
+        self.taps = taps
     }
 }

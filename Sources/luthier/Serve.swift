@@ -54,6 +54,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Kiosk displays' event streams at most, apart from the customers' (503 with Retry-After past it).")
     var maxKioskStreams = 2_000
 
+    @Option(help: "Tap events each session keeps for its inspector (the oldest go first).")
+    var sessionTapEvents = 512
+
+    @Option(help: "Tap events the shop keeps (kiosk feed, workshop floor) for its inspector.")
+    var shopTapEvents = 4_096
+
     @Option(
         help:
             "Event streams one client address may hold at once (behind --trust-proxy, from X-Forwarded-For); past it 503 with Retry-After."
@@ -122,6 +128,12 @@ struct Serve: AsyncParsableCommand {
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
         guard maxKioskStreams > 0 else { throw ValidationError("--max-kiosk-streams must be at least 1.") }
+        guard (1...100_000).contains(sessionTapEvents) else {
+            throw ValidationError("--session-tap-events must be from 1 to 100000.")
+        }
+        guard (1...1_000_000).contains(shopTapEvents) else {
+            throw ValidationError("--shop-tap-events must be from 1 to 1000000.")
+        }
         guard maxEventStreamsPerClient > 0 else {
             throw ValidationError("--max-event-streams-per-client must be at least 1.")
         }
@@ -192,6 +204,8 @@ struct Serve: AsyncParsableCommand {
             maxEventStreams: maxEventStreams,
             maxKioskStreams: maxKioskStreams,
             maxEventStreamsPerClient: maxEventStreamsPerClient,
+            sessionTapEvents: sessionTapEvents,
+            shopTapEvents: shopTapEvents,
             sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
             discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
             adminToken: try resolvedAdminToken(),

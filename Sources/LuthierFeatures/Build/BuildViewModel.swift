@@ -35,7 +35,9 @@ public final class BuildViewModel: Sendable {
         var state = state
         state.checkoutPhase = .idle
         state.checkout = restoredCheckout?.checkout
-        store = Store(initialState: state, reducer: BuildFeature(environment: environment))
+        store = Store(
+            initialState: state, reducer: BuildFeature(environment: environment),
+            tap: environment.taps.map { Tap($0, "build") })
         output = SharedOutput(initial: state, BuildOutput.init(state:))
         self.environment = environment
         self.sessionKey = sessionKey

@@ -47,12 +47,13 @@ public final class CartViewModel: Sendable {
         discount: DiscountCode? = nil,
         discounts: [DiscountCode] = [],
         settledCheckoutID: String? = nil,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init,
+        tap: Tap? = nil
     ) {
         let state = CartState(
             cart: cart, discount: discount.flatMap { $0.isValid(at: now()) ? $0 : nil },
             settledCheckoutID: settledCheckoutID)
-        store = Store(initialState: state, reducer: CartFeature(discounts: discounts, now: now))
+        store = Store(initialState: state, reducer: CartFeature(discounts: discounts, now: now), tap: tap)
         output = SharedOutput(initial: state) { state in
             CartOutput(cart: state.cart, discount: state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil })
         }

@@ -48,7 +48,7 @@ public final class CheckoutViewModel: Sendable {
         artworks = state.checkout.lines.map { GuitarArtwork(guitar: $0.guitar) }
         store = Store(
             initialState: state, reducer: CheckoutFeature(environment: environment, sessionKey: sessionKey),
-            feedback: feedback)
+            feedback: feedback, tap: environment.taps.map { Tap($0, "checkout") })
         output = SharedOutput(initial: state, CheckoutOutput.init(state:))
     }
 

@@ -22,7 +22,7 @@ public final class WorkshopFloor: Sendable {
         store = Store(
             initialState: state,
             reducer: WorkshopFloorFeature(environment: environment, pace: pace, wake: WakeSignal()),
-            feedback: feedback)
+            feedback: feedback, tap: environment.taps.map { Tap($0, "floor") })
         shared = SharedOutput(initial: state, \.output)
         now = environment.now
     }

@@ -25,16 +25,22 @@ public final class Store<R: Reducer>: Sendable {
     private let published: CurrentValueBroadcast<State>
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
+    /// Where the store tells what it does, for the inspector and `LOG_LEVEL=trace`: each input
+    /// (`<name>.input`), each action an effect sends back (`<name>.effect`), each new state
+    /// (`<name>.state`) and each effect's start and end (`<name>.effects`).
+    private let tap: Tap?
 
     /// - Parameter feedback: told of every action an effect sends back and the state after it, in
     ///   order (tests read it to `receive` actions; the live shop passes nothing).
+    ///   - tap: where to record what the store does (nothing when nil, or while the recorder is off).
     public init(
-        initialState: State, reducer: R, feedback: AsyncStream<(Action, State)>.Continuation? = nil
+        initialState: State, reducer: R, feedback: AsyncStream<(Action, State)>.Continuation? = nil, tap: Tap? = nil
     ) {
         self.reducer = reducer
         core = Mutex(Core(state: initialState))
         published = CurrentValueBroadcast(initialState)
         self.feedback = feedback
+        self.tap = tap
     }
 
     /// The state now.
@@ -56,6 +62,8 @@ public final class Store<R: Reducer>: Sendable {
             guard !core.isClosed else { return Sent(state: core.state, tasks: []) }
             var next = core.state
             let effect = try reducer.reduce(into: &next, action: action)
+            tap?.record(fedBack ? "effect" : "input", .value, "\(action)")
+            if let tap, tap.recorder.isRecording, next != core.state { tap.record("state", .value, "\(next)") }
             core.state = next
             published.send(core.state)
             if fedBack { feedback?.yield((action, core.state)) }
@@ -63,6 +71,7 @@ public final class Store<R: Reducer>: Sendable {
                 for (token, running) in core.running where running.id == id {
                     running.task.cancel()
                     core.running[token] = nil
+                    tap?.record("effects", .cancellation, id.description)
                 }
             }
             var started: [Task<[Action], Never>] = []
@@ -71,6 +80,7 @@ public final class Store<R: Reducer>: Sendable {
                 core.nextToken += 1
                 // The task removes itself when done; it cannot get there before this lock is released.
                 // It returns the actions it sent back, for whoever awaits it (`Sent.finish`).
+                tap?.record("effects", .subscription, job.id?.description ?? "run")
                 let task = Task { [self] in
                     let sentBack = Mutex<[Action]>([])
                     await job.operation(
@@ -80,6 +90,7 @@ public final class Store<R: Reducer>: Sendable {
                             _ = try? self.apply(action, fedBack: true)
                         })
                     _ = self.core.withLock { $0.running.removeValue(forKey: token) }
+                    if !Task.isCancelled { self.tap?.record("effects", .completion, job.id?.description ?? "run") }
                     return sentBack.withLock { $0 }
                 }
                 core.running[token] = (job.id, task)

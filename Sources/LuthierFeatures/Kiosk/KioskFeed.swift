@@ -32,7 +32,7 @@ public final class KioskFeed: Sendable {
             reducer: KioskFeature(
                 clock: environment.clock, now: environment.now, builds: builds, floor: floorOutputs,
                 counters: counters),
-            feedback: feedback)
+            feedback: feedback, tap: environment.taps.map { Tap($0, "kiosk") })
         shared = SharedOutput(initial: state, KioskOutput.init(state:))
     }
 

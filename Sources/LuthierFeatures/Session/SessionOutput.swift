@@ -40,3 +40,14 @@ public struct SessionChange: Sendable {
         source == .checkout && previous.checkout != nil && previous.checkout?.checkoutID == current.checkout?.checkoutID
     }
 }
+
+extension SessionChange {
+    /// What changed, in a few words, for the inspector's output lane: the screen and what it shows.
+    public var summary: String {
+        switch source {
+        case .build: "build: \(current.build.description), \(current.build.price)"
+        case .cart: "cart: \(current.cart.countLabel), \(current.cart.total)"
+        case .checkout: "checkout: \(current.checkout?.grandTotal ?? "none")"
+        }
+    }
+}

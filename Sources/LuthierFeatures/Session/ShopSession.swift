@@ -28,6 +28,8 @@ public final class ShopSession: Sendable {
     /// Another anonymous key, for analytics, so that analytics cannot be joined to orders.
     public let analyticsKey: String
     private let combined: Mutex<SessionOutput>
+    /// The session's own recorder (its inspector's lanes), if it has one.
+    public let taps: TapRecorder?
     private let analytics: AnalyticsClient
     /// Told of every change of this session's guitar (the kiosk shows what is being built).
     private let onBuilderActed: @Sendable (Guitar) -> Void
@@ -44,12 +46,14 @@ public final class ShopSession: Sendable {
     ) {
         orderKey = snapshot.orderKey
         analyticsKey = snapshot.analyticsKey
+        taps = environment.taps
         build = BuildViewModel(
             state: BuildState(guitar: snapshot.guitar), environment: environment, sessionKey: snapshot.orderKey,
             restoredCheckout: snapshot.checkout)
         cart = CartViewModel(
             cart: snapshot.cart, discount: snapshot.discount, discounts: discounts,
-            settledCheckoutID: snapshot.settledCheckoutID, now: environment.now)
+            settledCheckoutID: snapshot.settledCheckoutID, now: environment.now,
+            tap: environment.taps.map { Tap($0, "cart") })
         analytics = environment.analytics
         self.onBuilderActed = onBuilderActed
         self.onAnalyticsFailure = onAnalyticsFailure
@@ -140,6 +144,7 @@ public final class ShopSession: Sendable {
             update(&next)
             guard next != combined else { return Step() }
             let change = SessionChange(previous: combined, current: next, source: source)
+            taps?.record("session.output", .value, change.summary)
             combined = next
             render(change)
             return Step(

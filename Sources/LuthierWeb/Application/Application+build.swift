@@ -47,6 +47,9 @@ public func buildApplicationWithServices(
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
     var showroomEnvironment = environment
     if let showroomClock { showroomEnvironment.clock = showroomClock }
+    // The shop's streams (the kiosk feed, the workshop floor) record into a recorder of their own.
+    showroomEnvironment.taps = TapRecorder(
+        capacity: configuration.shopTapEvents, clock: showroomEnvironment.clock, log: TapRecorder.traceLog(to: logger))
     // The showroom's inputs come first: the sessions tell the floor of orders and the kiosk of
     // builders, and the kiosk reads the sessions' counters.
     let floor = WorkshopFloor(environment: showroomEnvironment, pace: configuration.workshopPace)
@@ -58,6 +61,7 @@ public func buildApplicationWithServices(
         environment: sessionEnvironment,
         discounts: configuration.discountCodes,
         logger: logger,
+        tapEvents: configuration.sessionTapEvents,
         onBuilderActed: builderActed
     )
     let feed = KioskFeed(

@@ -23,6 +23,9 @@ public struct LuthierConfiguration: Sendable {
     public var maxKioskStreams: Int
     /// Streams of every kind one client address may hold at once (503 with `Retry-After` past it).
     public var maxEventStreamsPerClient: Int
+    /// The tap events each session's recorder keeps (its inspector's lanes), and the shop's.
+    public var sessionTapEvents: Int
+    public var shopTapEvents: Int
     /// How long a client has to send a request's head (from connecting or the last answer), and
     /// its body after the head; a client slower than that on purpose is disconnected.
     public var requestHeadTimeout: Duration
@@ -78,6 +81,8 @@ public struct LuthierConfiguration: Sendable {
         maxEventStreamsPerSession: Int = 10,
         maxKioskStreams: Int = 2_000,
         maxEventStreamsPerClient: Int = 200,
+        sessionTapEvents: Int = 512,
+        shopTapEvents: Int = 4_096,
         requestHeadTimeout: Duration = .seconds(10),
         requestBodyTimeout: Duration = .seconds(10),
         stalledReaderTimeout: Duration = .seconds(30),
@@ -109,6 +114,8 @@ public struct LuthierConfiguration: Sendable {
         self.maxEventStreams = maxEventStreams
         self.maxEventStreamsPerSession = maxEventStreamsPerSession
         self.maxKioskStreams = maxKioskStreams
+        self.sessionTapEvents = sessionTapEvents
+        self.shopTapEvents = shopTapEvents
         self.maxEventStreamsPerClient = maxEventStreamsPerClient
         self.requestHeadTimeout = requestHeadTimeout
         self.requestBodyTimeout = requestBodyTimeout

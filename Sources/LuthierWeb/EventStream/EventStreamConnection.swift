@@ -1,4 +1,5 @@
 import Hummingbird
+import LuthierFeatures
 import NIOCore
 import ServiceLifecycle
 
@@ -39,6 +40,9 @@ struct EventStreamConnection: Sendable {
     /// The budget it counts in and the client address it counts for.
     let kind: EventStreamHub.Kind
     let client: String
+    /// Where each patch this stream writes is recorded, on a lane of its own (`tab.<n>.patch`):
+    /// the inspector shows one lane per open tab.
+    let tap: Tap?
 
     /// The stream of a session: it keeps the session in use while it is open.
     init(
@@ -47,8 +51,8 @@ struct EventStreamConnection: Sendable {
     ) {
         self.init(
             fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: peerClosed, start: start, client: client, opened: { session.streamOpened() },
-            closed: { session.streamClosed() }
+            peerClosed: peerClosed, start: start, client: client, tap: session.shop.taps.map { Tap($0, "tab") },
+            opened: { session.streamOpened() }, closed: { session.streamClosed() }
         )
     }
 
@@ -60,12 +64,14 @@ struct EventStreamConnection: Sendable {
         start: Start = .fresh,
         kind: EventStreamHub.Kind = .shop,
         client: String = "",
+        tap: Tap? = nil,
         opened: @escaping @Sendable () -> Void = {},
         closed: @escaping @Sendable () -> Void = {}
     ) {
         self.start = start
         self.kind = kind
         self.client = client
+        self.tap = tap
         self.fragments = fragments
         self.hub = hub
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
@@ -81,11 +87,14 @@ struct EventStreamConnection: Sendable {
             return
         }
         let hubID = hub.register(waker, kind: kind, client: client)
+        let lane = "\(hubID).patch"
+        tap?.record(lane, .subscription)
         opened()
         defer {
             waker.finish()
             fragments.removeWaker(storeID)
             hub.unregister(hubID)
+            tap?.record(lane, Task.isCancelled ? .cancellation : .completion)
             closed()
         }
         peerClosed?.whenComplete { _ in waker.finish() }
@@ -106,6 +115,7 @@ struct EventStreamConnection: Sendable {
                     if changes.patch == nil && text.isEmpty { text = ServerSentEvent.heartbeat }
                 }
                 if let patch = changes.patch {
+                    tap?.record(lane, .value, "version \(changes.version), \(patch.readableBytes) bytes")
                     try await writer.write(patch)
                 }
                 if !text.isEmpty {

@@ -30,6 +30,8 @@ public final class SessionRegistry: Sendable {
     private let discounts: [DiscountCode]
     let logger: Logger
     private let onBuilderActed: @Sendable (Guitar) -> Void
+    /// The tap events each session's recorder keeps.
+    private let tapEvents: Int
     private let sessions = Mutex<[SessionID: Session]>([:])
     /// Signs the ids it hands out, so that an id whose session never acted can be adopted later.
     private let issuer = SessionIDIssuer()
@@ -59,6 +61,7 @@ public final class SessionRegistry: Sendable {
         environment: LuthierEnvironment,
         discounts: [DiscountCode] = [],
         logger: Logger = Logger(label: "luthier.sessions"),
+        tapEvents: Int = 512,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         elapsed = stopwatch(on: environment.clock)
@@ -66,6 +69,7 @@ public final class SessionRegistry: Sendable {
             id: .random(), snapshot: Session.freshSnapshot(), environment: environment, discounts: discounts,
             renderer: renderer, logger: logger)
         self.onBuilderActed = onBuilderActed
+        self.tapEvents = tapEvents
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
@@ -171,7 +175,10 @@ public final class SessionRegistry: Sendable {
     }
 
     private func makeSession(id: SessionID, snapshot: SessionSnapshot) -> Session {
-        Session(
+        var environment = environment
+        environment.taps = TapRecorder(
+            capacity: tapEvents, clock: environment.clock, log: TapRecorder.traceLog(to: logger))
+        return Session(
             id: id,
             snapshot: snapshot,
             environment: environment,

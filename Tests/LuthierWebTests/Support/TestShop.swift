@@ -77,10 +77,11 @@ final class TestShop: Sendable {
     static func run(
         gated: Bool = false,
         configure: (inout LuthierConfiguration) -> Void = { _ in },
+        log: LogCapture? = nil,
         _ body: @Sendable (TestApp, TestShop) async throws -> Void
     ) async throws {
         let shop = try TestShop(gated: gated)
-        try await TestApp.run(configure: configure, environment: shop.environment(clock:)) { app in
+        try await TestApp.run(configure: configure, environment: shop.environment(clock:), log: log) { app in
             defer { shop.gate.open() }
             try await body(app, shop)
         }

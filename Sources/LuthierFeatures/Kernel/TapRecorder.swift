@@ -1,0 +1,144 @@
+import Synchronization
+
+/// One thing a tapped stream did, as Combine's `print(_:)` tells it: it was subscribed to, sent a
+/// value, finished, failed or was cancelled, at an instant on the recorder's clock.
+public struct TapEvent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case subscription, value, completion, failure, cancellation
+    }
+
+    /// The tapped stream's name: `checkout.input`, `build.state`, `session.output`, …
+    public var lane: String
+    public var kind: Kind
+    /// A short description of the value or failure (at most `TapRecorder.textLimit` characters,
+    /// control characters shown as spaces); empty for the other kinds.
+    public var text: String
+    /// When, as the time since the recorder was made on its clock.
+    public var at: Duration
+
+    public init(lane: String, kind: Kind, text: String = "", at: Duration) {
+        self.lane = lane
+        self.kind = kind
+        self.text = text
+        self.at = at
+    }
+
+    /// The event as Combine's `print` writes it: "checkout.input: receive value: (currencyChosen(EUR))".
+    public var printed: String {
+        switch kind {
+        case .subscription: "\(lane): receive subscription: (\(text))"
+        case .value: "\(lane): receive value: (\(text))"
+        case .completion: "\(lane): receive finished"
+        case .failure: "\(lane): receive error: (\(text))"
+        case .cancellation: "\(lane): receive cancel"
+        }
+    }
+}
+
+/// Where taps write: a bounded ring of the latest events (one per session, one for the shop) and,
+/// when tracing, a line per event.
+///
+/// Recording costs one atomic load per tap while it is off: nothing is described, nothing kept.
+/// It is on while someone watches (`watch()`, an open inspector) or always when tracing
+/// (`LOG_LEVEL=trace`). The ring never holds more than `capacity` events, so a recorder left on
+/// for a day does not grow.
+public final class TapRecorder: Sendable {
+    /// The longest description kept; longer ones end with "…".
+    public static let textLimit = 80
+
+    private struct Ring {
+        var events: [TapEvent] = []
+        /// Where the next event goes once the ring is full.
+        var next = 0
+        /// Events recorded since the recorder was made (the ring keeps the last `capacity`).
+        var recorded = 0
+    }
+
+    public let capacity: Int
+    private let start: @Sendable () -> Duration
+    private let log: (@Sendable (TapEvent) -> Void)?
+    private let watchers = Atomic<Int>(0)
+    private let ring = Mutex(Ring())
+
+    /// - Parameters:
+    ///   - capacity: the events kept (the oldest go first).
+    ///   - log: told of every event as it is recorded (tracing); recording is then always on.
+    public init(capacity: Int, clock: any Clock<Duration>, log: (@Sendable (TapEvent) -> Void)? = nil) {
+        self.capacity = max(capacity, 1)
+        self.log = log
+        start = Self.stopwatch(on: clock)
+    }
+
+    /// Whether taps record now.
+    public var isRecording: Bool { log != nil || watchers.load(ordering: .relaxed) > 0 }
+
+    /// Starts recording for one more watcher; the returned call stops it (once).
+    public func watch() -> @Sendable () -> Void {
+        watchers.add(1, ordering: .relaxed)
+        let stopped = Atomic<Bool>(false)
+        return { [self] in
+            guard !stopped.exchange(true, ordering: .relaxed) else { return }
+            watchers.subtract(1, ordering: .relaxed)
+        }
+    }
+
+    /// Records an event on `lane` if recording is on; `text` is described only then.
+    public func record(_ lane: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "") {
+        guard isRecording else { return }
+        let event = TapEvent(lane: lane, kind: kind, text: Self.shortened(text()), at: start())
+        ring.withLock { ring in
+            if ring.events.count < capacity {
+                ring.events.append(event)
+            } else {
+                ring.events[ring.next] = event
+            }
+            ring.next = (ring.next + 1) % capacity
+            ring.recorded += 1
+        }
+        log?(event)
+    }
+
+    /// The events kept, oldest first.
+    public var events: [TapEvent] {
+        ring.withLock { ring in
+            guard ring.events.count == capacity else { return ring.events }
+            return Array(ring.events[ring.next...] + ring.events[..<ring.next])
+        }
+    }
+
+    /// Events recorded since the recorder was made, including those the ring no longer keeps.
+    public var recorded: Int { ring.withLock { $0.recorded } }
+
+    /// `text` cut to `textLimit` characters, with control characters (a newline in a form value)
+    /// shown as spaces so that one event is one line.
+    static func shortened(_ text: String) -> String {
+        var cleaned = String(
+            text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        if cleaned.count > textLimit { cleaned = String(cleaned.prefix(textLimit - 1)) + "…" }
+        return cleaned
+    }
+
+    /// The time since now on `clock`, each time it is called (generic, to keep the clock's own
+    /// instant type when an existential is passed).
+    private static func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+}
+
+/// A store's or a stream's place in a recorder: the recorder and the name its lanes start with.
+public struct Tap: Sendable {
+    public let recorder: TapRecorder
+    public let name: String
+
+    public init(_ recorder: TapRecorder, _ name: String) {
+        self.recorder = recorder
+        self.name = name
+    }
+
+    /// Records on the lane `name.suffix`.
+    public func record(_ suffix: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "") {
+        guard recorder.isRecording else { return }
+        recorder.record("\(name).\(suffix)", kind, text())
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import LuthierDomain
+import Synchronization
+import Testing
+
+@testable import LuthierFeatures
+
+/// Taps: what a tapped stream or store did, in order, at instants on a manual clock; nothing while
+/// nobody watches; never more than the ring holds.
+@Suite struct TapRecorderTests {
+    /// A reducer small enough to read: `add` counts, `fetch` asks for work that sends `fetched`
+    /// back a second later (replacing the one in flight).
+    struct Counter: Reducer {
+        enum Action: Equatable, Sendable {
+            case add(Int)
+            case fetch(Int)
+            case fetched(Int)
+        }
+
+        let clock: ManualClock
+
+        func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+            switch action {
+            case .add(let amount):
+                state += amount
+                return .none
+            case .fetch(let value):
+                let clock = clock
+                return .run { send in
+                    try? await clock.sleep(for: .seconds(1))
+                    send(.fetched(value))
+                }
+                .cancellable(id: EffectID("counter.fetch"))
+            case .fetched(let value):
+                state = value
+                return .none
+            }
+        }
+    }
+
+    @Test func nothingIsRecordedOrDescribedWhileNobodyWatches() {
+        let recorder = TapRecorder(capacity: 8, clock: ManualClock())
+        let described = Mutex(0)
+        recorder.record(
+            "lane", .value,
+            {
+                described.withLock { $0 += 1 }
+                return "text"
+            }())
+        #expect(!recorder.isRecording)
+        #expect(recorder.events.isEmpty)
+        #expect(described.withLock { $0 } == 0)
+    }
+
+    @Test func aWatcherTurnsRecordingOnUntilItStopsAndEventsCarryTheirInstant() async {
+        let clock = ManualClock()
+        let recorder = TapRecorder(capacity: 8, clock: clock)
+        let stop = recorder.watch()
+        let other = recorder.watch()
+        recorder.record("a", .subscription)
+        await clock.advance(by: .milliseconds(250))
+        recorder.record("a", .value, "one")
+        stop()
+        stop()  // a second stop changes nothing: the other watcher still watches
+        #expect(recorder.isRecording)
+        await clock.advance(by: .seconds(1))
+        recorder.record("a", .completion)
+        other()
+        recorder.record("a", .value, "unseen")
+        #expect(
+            recorder.events == [
+                TapEvent(lane: "a", kind: .subscription, at: .zero),
+                TapEvent(lane: "a", kind: .value, text: "one", at: .milliseconds(250)),
+                TapEvent(lane: "a", kind: .completion, at: .milliseconds(1_250)),
+            ])
+    }
+
+    @Test func theRingKeepsTheNewestEventsInOrder() {
+        let recorder = TapRecorder(capacity: 3, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        for index in 1...7 { recorder.record("lane", .value, "\(index)") }
+        #expect(recorder.events.map(\.text) == ["5", "6", "7"])
+        #expect(recorder.recorded == 7)
+    }
+
+    @Test func descriptionsAreShortAndOneLine() {
+        #expect(TapRecorder.shortened("a\nb\tc") == "a b c")
+        let long = String(repeating: "x", count: 200)
+        #expect(TapRecorder.shortened(long).count == TapRecorder.textLimit)
+        #expect(TapRecorder.shortened(long).hasSuffix("…"))
+    }
+
+    @Test func eventsPrintAsCombinesPrintDoes() {
+        #expect(
+            TapEvent(lane: "checkout.input", kind: .value, text: "currencyChosen(EUR)", at: .zero).printed
+                == "checkout.input: receive value: (currencyChosen(EUR))")
+        #expect(TapEvent(lane: "x", kind: .completion, at: .zero).printed == "x: receive finished")
+        #expect(TapEvent(lane: "x", kind: .cancellation, at: .zero).printed == "x: receive cancel")
+        #expect(TapEvent(lane: "x", kind: .failure, text: "down", at: .zero).printed == "x: receive error: (down)")
+    }
+
+    // MARK: - The tap operator
+
+    @Test func aTappedStreamRecordsItsSubscriptionValuesAndEnd() async {
+        let recorder = TapRecorder(capacity: 16, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        let (stream, input) = AsyncStream<Int>.makeStream()
+        for value in [1, 2] { input.yield(value) }
+        input.finish()
+        var read: [Int] = []
+        for await value in stream.tap("numbers", into: recorder) { read.append(value) }
+        #expect(read == [1, 2])
+        #expect(recorder.events.map(\.kind) == [.subscription, .value, .value, .completion])
+        #expect(recorder.events.map(\.text) == ["", "1", "2", ""])
+    }
+
+    struct Down: Error, CustomStringConvertible {
+        var description: String { "the store is down" }
+    }
+
+    @Test func aFailureIsRecordedAndRethrown() async {
+        let recorder = TapRecorder(capacity: 16, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        let (stream, input) = AsyncThrowingStream<Int, any Error>.makeStream()
+        input.yield(1)
+        input.finish(throwing: Down())
+        await #expect(throws: Down.self) {
+            for try await _ in stream.tap("rates", into: recorder) {}
+        }
+        #expect(recorder.events.map(\.kind) == [.subscription, .value, .failure])
+        #expect(recorder.events.last?.text == "the store is down")
+    }
+
+    @Test func aCancelledReaderIsRecordedAsACancellation() async {
+        let recorder = TapRecorder(capacity: 16, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        let (stream, input) = AsyncStream<Int>.makeStream()
+        let (started, startedInput) = AsyncStream<Void>.makeStream()
+        let reader = Task {
+            for await _ in stream.tap("outputs", into: recorder) { startedInput.yield() }
+        }
+        input.yield(1)
+        _ = await firstValues(1, of: started)
+        reader.cancel()
+        await reader.value
+        #expect(recorder.events.map(\.kind) == [.subscription, .value, .cancellation])
+    }
+
+    // MARK: - A store's taps
+
+    @Test func aStoreRecordsItsInputsStatesEffectsAndTheirAnswers() async {
+        let clock = ManualClock()
+        let recorder = TapRecorder(capacity: 32, clock: clock)
+        let stop = recorder.watch()
+        defer { stop() }
+        let store = Store(initialState: 0, reducer: Counter(clock: clock), tap: Tap(recorder, "counter"))
+        store.send(.add(2))
+        store.send(.add(0))  // folded, but the state is the same: no state marble
+        let first = store.send(.fetch(5))
+        let second = store.send(.fetch(7))  // replaces the first
+        await first.finish()
+        await clock.advance(by: .seconds(1))
+        await second.finish()
+        #expect(
+            recorder.events.map { "\($0.lane) \($0.kind) \($0.text)" } == [
+                "counter.input value add(2)",
+                "counter.state value 2",
+                "counter.input value add(0)",
+                "counter.input value fetch(5)",
+                "counter.effects subscription counter.fetch",
+                "counter.input value fetch(7)",
+                "counter.effects cancellation counter.fetch",
+                "counter.effects subscription counter.fetch",
+                "counter.effect value fetched(7)",
+                "counter.state value 7",
+                "counter.effects completion counter.fetch",
+            ])
+    }
+
+    @Test func anOrderNeverShowsItsKeys() {
+        let recorder = TapRecorder(capacity: 8, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        var order = WorkshopFloorFixture.order(1)
+        order.accessKey = "f3c9a1e07b5d4c2a9e8f6b1d0c7a5e3f"
+        order.sessionKey = "9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a"
+        let tap = Tap(recorder, "checkout")
+        tap.record("effect", .value, "\(CheckoutFeature.Action.orderPlaced(order))")
+        tap.record("state", .value, "\(Optional(order) as Any)")
+        for event in recorder.events {
+            #expect(!event.text.contains(order.accessKey))
+            #expect(!event.text.contains(order.sessionKey))
+            #expect(event.text.contains(order.number))
+        }
+    }
+}
