@@ -1,6 +1,6 @@
 """A walk through every kind of page a customer, a kiosk or a stray visitor meets: the builder,
 the cart empty and full, a checkout of a cart and of one guitar, just ordered, the order page,
-the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
+the stream inspector, the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
 with what to check on each."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import WAIT, click_label, wait_live
 
-KINDS_OF_PAGE = 9
+KINDS_OF_PAGE = 10
 
 
 def click(driver, selector: str) -> None:
@@ -59,6 +59,11 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
     check("ordered")
     driver.get(link.get_attribute("href"))
     check("order page")
+
+    driver.get(base_url + "/inspect?window=300")
+    wait_live(driver)
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#inspector-lanes svg")))
+    check("stream inspector")
 
     driver.get(base_url + "/kiosk")
     wait_live(driver)

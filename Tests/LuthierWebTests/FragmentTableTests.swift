@@ -71,7 +71,9 @@ import Testing
         let partials = required.filter { $0.hasPrefix("fragments/") }
         #expect(
             partials
-                == Set(SessionFragments.table.templates + KioskFragments.table.templates + ["fragments/order-stages"]))
+                == Set(
+                    SessionFragments.table.templates + KioskFragments.table.templates
+                        + ["fragments/order-stages", "fragments/inspector-lanes"]))
         // Every partial in the folder is one the server renders.
         let folder = TestApp.repositoryRoot.appendingPathComponent("Templates/fragments").path
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

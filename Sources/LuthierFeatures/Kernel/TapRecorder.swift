@@ -58,6 +58,9 @@ public final class TapRecorder: Sendable {
     private let start: @Sendable () -> Duration
     private let log: (@Sendable (TapEvent) -> Void)?
     private let watchers = Atomic<Int>(0)
+    /// The end of a lease (`lease(for:)`) in nanoseconds on the recorder's stopwatch; 0 for none,
+    /// so that the clock is read only while a lease was ever given.
+    private let leaseEnd = Atomic<Int64>(0)
     private let ring = Mutex(Ring())
 
     /// - Parameters:
@@ -70,7 +73,32 @@ public final class TapRecorder: Sendable {
     }
 
     /// Whether taps record now.
-    public var isRecording: Bool { log != nil || watchers.load(ordering: .relaxed) > 0 }
+    public var isRecording: Bool {
+        if log != nil || watchers.load(ordering: .relaxed) > 0 { return true }
+        let end = leaseEnd.load(ordering: .relaxed)
+        return end > 0 && Self.nanoseconds(start()) < end
+    }
+
+    /// Records for `duration` from now, without a watcher to stop it (a page without JavaScript
+    /// that refreshes itself renews it each time).
+    public func lease(for duration: Duration) {
+        let end = Self.nanoseconds(start() + duration)
+        var current = leaseEnd.load(ordering: .relaxed)
+        while current < end {
+            let (exchanged, original) = leaseEnd.compareExchange(
+                expected: current, desired: end, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+    }
+
+    /// The time since the recorder was made, on its clock.
+    public var now: Duration { start() }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
 
     /// Starts recording for one more watcher; the returned call stops it (once).
     public func watch() -> @Sendable () -> Void {

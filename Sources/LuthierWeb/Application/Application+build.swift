@@ -199,6 +199,9 @@ public func buildRouter(
         failures: RateLimiter(rule: configuration.adminFailureLimit, clock: services.environment.clock),
         origin: origin
     )
+    let inspect = InspectController(
+        sessions: sessions, renderer: services.renderer, responses: responses, hub: services.hub,
+        clock: services.environment.clock, reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds)
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors: answers while the server takes requests, without a session.
     recording.get("/healthz") { _, _ in
@@ -212,5 +215,6 @@ public func buildRouter(
     recording.addRoutes(cart.endpoints)
     recording.addRoutes(admin.endpoints)
     recording.addRoutes(kiosk.endpoints)
+    recording.addRoutes(inspect.endpoints)
     return router
 }

@@ -9,7 +9,8 @@ public struct PageRenderer: Sendable {
     public static let requiredTemplates =
         [
             "layout", "builder", "error", "checkout", "order", "cart", "admin-analytics", "admin-sign-in", "kiosk",
-            "fragments/order-stages",
+            "inspect",
+            "fragments/order-stages", "fragments/inspector-lanes",
         ] + SessionFragments.table.templates + KioskFragments.table.templates
 
     public enum LoadError: Error, CustomStringConvertible {

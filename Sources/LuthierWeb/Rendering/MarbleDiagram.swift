@@ -1,0 +1,137 @@
+import LuthierFeatures
+
+/// A session's tapped streams drawn as a marble diagram (as RxMarbles draws them), in SVG, by the
+/// server: one lane per stream, grouped inputs → effects → states → outputs → each tab's patches,
+/// time running left to right over `window` up to `now`. A value is a marble (its text in a
+/// `<title>` for hover, and in its label for keyboard focus and screen readers), a completion a
+/// bar, a failure a cross, a cancellation a hollow square, a subscription a small tick.
+///
+/// Every text shown comes from a tap's description and is escaped by the template: a discount code
+/// typed as markup is drawn as text.
+struct MarbleDiagram: Sendable {
+    static let laneHeight = 30
+    static let labelWidth = 170
+    static let plotWidth = 760
+    static let margin = 10
+
+    let events: [TapEvent]
+    let window: Duration
+    let now: Duration
+
+    /// The order lanes are shown in: what came in, the work it started and what came back, the
+    /// folded states, the combined output, then the patches each open tab got.
+    static func group(of lane: String) -> Int {
+        if lane.hasSuffix(".input") { return 0 }
+        if lane.hasSuffix(".effects") || lane.hasSuffix(".effect") { return 1 }
+        if lane.hasSuffix(".state") { return 2 }
+        if lane.hasPrefix("session.") { return 3 }
+        if lane.hasPrefix("tab.") { return 4 }
+        return 5
+    }
+
+    /// The lanes with an event in the window, in display order.
+    var lanes: [String] {
+        var seen: [String: Int] = [:]
+        for event in visible where seen[event.lane] == nil { seen[event.lane] = seen.count }
+        return seen.keys.sorted { a, b in
+            let (ga, gb) = (Self.group(of: a), Self.group(of: b))
+            return ga != gb ? ga < gb : (seen[a] ?? 0) < (seen[b] ?? 0)
+        }
+    }
+
+    /// The events within the window.
+    var visible: [TapEvent] {
+        let start = now - window
+        return events.filter { $0.at >= start && $0.at <= now }
+    }
+
+    /// What `fragments/inspector-lanes` draws: every coordinate worked out here, every text
+    /// escaped by the template.
+    var view: View {
+        let lanes = lanes
+        let row = Dictionary(uniqueKeysWithValues: lanes.enumerated().map { ($1, $0) })
+        func middle(_ index: Int) -> Int { Self.margin + index * Self.laneHeight + Self.laneHeight / 2 }
+        let axisY = Self.margin + max(lanes.count, 1) * Self.laneHeight + 14
+        return View(
+            width: Self.labelWidth + Self.plotWidth + 2 * Self.margin,
+            height: axisY + Self.margin,
+            windowSeconds: Int(Self.seconds(window)),
+            isEmpty: lanes.isEmpty,
+            emptyY: Self.margin + 18,
+            lanes: lanes.enumerated().map { index, lane in
+                View.Lane(
+                    name: lane, y: middle(index), labelY: middle(index) + 4, x1: Self.labelWidth,
+                    x2: Self.labelWidth + Self.plotWidth, labelX: Self.margin)
+            },
+            marbles: visible.compactMap { event in
+                row[event.lane].map { marble(event, x: x(of: event.at), y: middle($0)) }
+            },
+            axisY: axisY, axisStart: Self.labelWidth, axisEnd: Self.labelWidth + Self.plotWidth)
+    }
+
+    struct View: Sendable {
+        struct Lane: Sendable {
+            let name: String
+            let y: Int
+            let labelY: Int
+            let x1: Int
+            let x2: Int
+            let labelX: Int
+        }
+
+        struct Marble: Sendable {
+            let label: String
+            let x: Int
+            let y: Int
+            let isValue: Bool
+            let isSubscription: Bool
+            let isCompletion: Bool
+            let isFailure: Bool
+            let isCancellation: Bool
+            /// Precomputed corners for the shapes that need them.
+            let top: Int
+            let bottom: Int
+            let left: Int
+            let right: Int
+        }
+
+        let width: Int
+        let height: Int
+        let windowSeconds: Int
+        let isEmpty: Bool
+        let emptyY: Int
+        let lanes: [Lane]
+        let marbles: [Marble]
+        let axisY: Int
+        let axisStart: Int
+        let axisEnd: Int
+    }
+
+    private func x(of at: Duration) -> Int {
+        let fraction = (at - (now - window)) / window
+        return Self.labelWidth + Int((fraction * Double(Self.plotWidth)).rounded())
+    }
+
+    private func marble(_ event: TapEvent, x: Int, y: Int) -> View.Marble {
+        let when = String(format: "%.3f s", Self.seconds(event.at))
+        let what =
+            switch event.kind {
+            case .subscription: "subscribed"
+            case .value: event.text
+            case .completion: "finished"
+            case .failure: "failed: \(event.text)"
+            case .cancellation: "cancelled"
+            }
+        let reach = event.kind == .completion ? 10 : 6
+        return View.Marble(
+            label: "\(event.lane): \(what) at \(when)", x: x, y: y, isValue: event.kind == .value,
+            isSubscription: event.kind == .subscription, isCompletion: event.kind == .completion,
+            isFailure: event.kind == .failure, isCancellation: event.kind == .cancellation,
+            top: y - reach, bottom: y + reach, left: x - 6, right: x + 6)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,46 @@
+"""The stream inspector beside the builder: a change made in the builder's window shows as marbles
+in the inspector's window, lane by lane, live."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from builder_page import WAIT, click_label, wait_live
+
+
+def marble_labels(driver) -> list[str]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#inspector-lanes .marble'))"
+        ".map(function (m) { return m.getAttribute('aria-label'); });")
+
+
+def lane_names(driver) -> list[str]:
+    return [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#inspector-lanes .lane-label")]
+
+
+def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, base_url):
+    driver.get(base_url + "/")
+    wait_live(driver)
+    builder = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(base_url + "/inspect?window=60")
+    wait_live(driver)
+    inspector = driver.current_window_handle
+
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "sky")
+    driver.switch_to.window(inspector)
+    WebDriverWait(driver, WAIT).until(
+        lambda d: any(label and label.startswith("build.input: change(color: Sky)") for label in marble_labels(d)))
+    lanes = lane_names(driver)
+    # Input, then the folded state, then the session's output, then the builder tab's patch.
+    for lane in ["build.input", "build.state", "session.output"]:
+        assert lane in lanes, lanes
+    WebDriverWait(driver, WAIT).until(lambda d: any(name.startswith("tab.") for name in lane_names(d)))
+    lanes = lane_names(driver)
+    tab = next(index for index, name in enumerate(lanes) if name.startswith("tab."))
+    assert lanes.index("build.input") < lanes.index("build.state") < lanes.index("session.output") < tab, lanes
+    # A marble's text is its accessible name and shows on focus.
+    first = driver.find_element(By.CSS_SELECTOR, "#inspector-lanes .marble")
+    assert first.get_attribute("tabindex") == "0"
