@@ -20,13 +20,21 @@
     notice.textContent = '';
   }
 
+  // The stream inspector's diagram is held as it is while paused, and while a marble has the
+  // keyboard focus or the pointer, so that its text can be read; the next redraw catches up.
+  function isHeld(element) {
+    if (element.id !== 'inspector-lanes') return false;
+    var pause = document.getElementById('inspector-pause');
+    return (pause && pause.checked) || element.contains(document.activeElement) || element.matches(':hover');
+  }
+
   // Swap the changed fragments in place, keeping keyboard focus where it was.
   function applyPatch(patch) {
     var active = document.activeElement;
     var activeID = active && active.id;
     patch.fragments.forEach(function (fragment) {
       var element = document.getElementById(fragment.target);
-      if (element) element.innerHTML = fragment.html;
+      if (element && !isHeld(element)) element.innerHTML = fragment.html;
     });
     if (activeID && document.activeElement !== active) {
       var again = document.getElementById(activeID);

@@ -3,6 +3,8 @@ in the inspector's window, lane by lane, live."""
 
 from __future__ import annotations
 
+import time
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -44,3 +46,25 @@ def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, ba
     # A marble's text is its accessible name and shows on focus.
     first = driver.find_element(By.CSS_SELECTOR, "#inspector-lanes .marble")
     assert first.get_attribute("tabindex") == "0"
+
+
+def test_pause_holds_the_diagram_until_it_is_released(driver, base_url):
+    driver.get(base_url + "/")
+    wait_live(driver)
+    builder = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(base_url + "/inspect?window=60&lane=build.input")
+    wait_live(driver)
+    inspector = driver.current_window_handle
+    driver.find_element(By.ID, "inspector-pause").click()
+    held = len(marble_labels(driver))
+
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "dusk")
+    driver.switch_to.window(inspector)
+    # Redraws arrive every half second; paused, none is shown.
+    time.sleep(1.5)
+    assert len(marble_labels(driver)) == held
+    driver.find_element(By.ID, "inspector-pause").click()
+    WebDriverWait(driver, WAIT).until(
+        lambda d: any(label and label.startswith("build.input: change(color: Dusk)") for label in marble_labels(d)))

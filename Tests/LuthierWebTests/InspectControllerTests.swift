@@ -91,6 +91,55 @@ struct InspectControllerTests {
         }
     }
 
+    @Test("a lane filter shows only the lanes whose name starts with it; a filter that is not a name is refused")
+    func laneFilter() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            _ = try await app.get("/inspect", cookie: cookie)
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let states = try await app.get("/inspect?lane=build.state", cookie: cookie)
+            #expect(states.text.contains(">build.state</text>"))
+            #expect(!states.text.contains(">build.input</text>"))
+            #expect(states.text.contains("data-events=\"/inspect/events?window=60&amp;lane=build.state\""), "\(states)")
+            let refused = try await app.get("/inspect?lane=%3Cb%3E", cookie: cookie)
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("lane must be the start of a lane's name"))
+        }
+    }
+
+    static let token = String(repeating: "t0k3n", count: 8)
+
+    @Test("the shop's streams are the admin's: the kiosk feed and the workshop floor, behind the token")
+    func shopStreams() async throws {
+        try await TestApp.run(configure: { $0.adminToken = Self.token }) { app in
+            let redirect = try await app.get("/inspect/shop")
+            #expect(redirect.status == 303)
+            #expect(redirect.header("Location") == "/admin/inspect")
+            #expect(try await app.get("/admin/inspect").status == 401)
+            #expect(try await app.get("/admin/inspect", headers: [("Accept", "text/html")]).status == 303)
+            #expect(try await app.get("/admin/inspect/events").status == 401)
+            let bearer = [("Authorization", "Bearer \(Self.token)")]
+            let first = try await app.get("/admin/inspect", headers: bearer)
+            #expect(first.status == 200)
+            #expect(first.text.contains("The shop&#39;s streams") || first.text.contains("The shop's streams"))
+            // The page's load records for a while: a builder's guitar reaches the kiosk feed.
+            let cookie = try await app.newSession()
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let shown = await eventuallyAsync {
+                (try? await app.get("/admin/inspect", headers: bearer).text.contains("kiosk.effect: built(Sky")) == true
+            }
+            #expect(shown)
+        }
+    }
+
+    @Test("without an admin token the shop's streams do not exist")
+    func noTokenNoShopStreams() async throws {
+        try await TestApp.run { app in
+            let response = try await app.get("/admin/inspect")
+            #expect(response.status == 404)
+        }
+    }
+
     @Test("every text in the diagram is escaped")
     func escaped() async throws {
         let renderer = try await PageRenderer(

@@ -66,7 +66,7 @@ public func buildApplicationWithServices(
     )
     let feed = KioskFeed(
         environment: showroomEnvironment, floor: floor, builds: builds, counters: { registry.counters() })
-    let showroom = Showroom(floor: floor, feed: feed, renderer: renderer)
+    let showroom = Showroom(floor: floor, feed: feed, renderer: renderer, taps: showroomEnvironment.taps)
     let services = LuthierServices(
         environment: sessionEnvironment,
         registry: registry,
@@ -201,7 +201,8 @@ public func buildRouter(
     )
     let inspect = InspectController(
         sessions: sessions, renderer: services.renderer, responses: responses, hub: services.hub,
-        clock: services.environment.clock, reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds)
+        clock: services.environment.clock, reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
+        admin: admin, shopTaps: services.showroom.taps)
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors: answers while the server takes requests, without a session.
     recording.get("/healthz") { _, _ in

@@ -66,6 +66,21 @@ struct AdminController: Sendable {
     /// `GET /admin/analytics`, signed in or with `Authorization: Bearer <token>`: counts per cart
     /// action and the most-added configurations.
     @Sendable func analyticsPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        if let refusal = try refusal(request, context: context) { return refusal }
+        let report: AnalyticsReport
+        do {
+            report = try await analytics.report(10)
+        } catch {
+            throw UserFacingError(.serviceUnavailable, "Analytics cannot be read right now.", retryAfter: 5)
+        }
+        return responses.page(renderer.render(AnalyticsPage(report: report), template: "admin-analytics"))
+    }
+
+    /// Nil when the request is the admin's (signed in, or with `Authorization: Bearer <token>`);
+    /// otherwise the answer to give it: the sign-in form for a browser, `401` for a script. Throws
+    /// `404` when no token is configured, `400` for a token in the address, `429` after too many
+    /// failures from the address.
+    func refusal(_ request: Request, context: LuthierRequestContext) throws(UserFacingError) -> Response? {
         guard let token else { throw Self.noSuchPage }
         if request.uri.queryParameters.get("token") != nil {
             throw UserFacingError(
@@ -74,23 +89,16 @@ struct AdminController: Sendable {
                     + "sign in at /admin/sign-in, or send Authorization: Bearer.")
         }
         let client = origin.clientAddress(of: request, channel: context.channel)
-        if !signIns.isSignedIn(request.cookies[Self.cookieName]?.value) {
-            try refuseIfLockedOut(client)
-            let bearer = request.headers[.authorization].flatMap { value -> String? in
-                value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
-            }
-            guard let bearer, constantTimeEquals(bearer, token) else {
-                if bearer != nil { _ = failures.take(client) }
-                return unauthorized(request)
-            }
+        guard !signIns.isSignedIn(request.cookies[Self.cookieName]?.value) else { return nil }
+        try refuseIfLockedOut(client)
+        let bearer = request.headers[.authorization].flatMap { value -> String? in
+            value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
         }
-        let report: AnalyticsReport
-        do {
-            report = try await analytics.report(10)
-        } catch {
-            throw UserFacingError(.serviceUnavailable, "Analytics cannot be read right now.", retryAfter: 5)
+        guard let bearer, constantTimeEquals(bearer, token) else {
+            if bearer != nil { _ = failures.take(client) }
+            return unauthorized(request)
         }
-        return responses.page(renderer.render(AnalyticsPage(report: report), template: "admin-analytics"))
+        return nil
     }
 
     /// A browser is sent to the sign-in form; a script is told how to authenticate.
@@ -122,7 +130,7 @@ struct AdminController: Sendable {
             httpOnly: true, sameSite: .strict)
     }
 
-    private static var noSuchPage: UserFacingError {
+    static var noSuchPage: UserFacingError {
         UserFacingError(.notFound, "There is no such page.")
     }
 }

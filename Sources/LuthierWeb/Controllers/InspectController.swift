@@ -12,6 +12,10 @@ struct InspectController: Sendable {
     /// Drives the redraws (the injected clock: tests move it by hand).
     let clock: any Clock<Duration>
     let reconnectDelayMilliseconds: Int
+    /// Guards the shop's view, as it guards `/admin/analytics`.
+    let admin: AdminController
+    /// The shop's recorder (the kiosk feed, the workshop floor).
+    let shopTaps: TapRecorder?
 
     /// The windows the diagram can show, in seconds.
     static let windows = [10, 60, 300]
@@ -28,34 +32,73 @@ struct InspectController: Sendable {
         let routes = RouteCollection(context: LuthierRequestContext.self)
         routes.get("/inspect", use: page)
         routes.get("/inspect/events", use: events)
+        // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
+        routes.get("/inspect/shop") { [responses] _, _ in responses.seeOther("/admin/inspect") }
+        routes.get("/admin/inspect", use: shopPage)
+        routes.get("/admin/inspect/events", use: shopEvents)
         return routes
     }
 
-    /// `GET /inspect[?window=10|60|300]`: the diagram as it is now.
+    /// `GET /inspect[?window=10|60|300][&lane=prefix]`: the session's diagram as it is now.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let window = try Self.window(of: request)
+        let view = try View(of: request, base: "/inspect")
         guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
-            return responses.page(renderer.render(InspectPage(window: window, diagram: nil), template: "inspect"))
+            return responses.page(
+                renderer.render(InspectPage(view: view, diagram: nil, isShop: false), template: "inspect"))
         }
         recorder.lease(for: Self.snapshotLease)
-        let page = InspectPage(window: window, diagram: diagram(recorder, window: window))
-        return responses.page(renderer.render(page, template: "inspect"))
+        return responses.page(
+            renderer.render(
+                InspectPage(view: view, diagram: diagram(recorder, view), isShop: false), template: "inspect"))
     }
 
-    /// `GET /inspect/events[?window=…]`: the diagram redrawn as the session's streams move; the
-    /// session records while it is open.
+    /// `GET /inspect/events[?window=…][&lane=…]`: the session's diagram redrawn as its streams move;
+    /// the session records while it is open.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        let window = try Self.window(of: request)
+        let view = try View(of: request, base: "/inspect")
         guard let session = try await context.session.existing(adopting: true), let recorder = session.shop.taps
         else {
             throw UserFacingError(.forbidden, "No live session: open / first; the inspector follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
         if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) { throw refusal }
+        return await stream(
+            recorder, view, request: request, context: context, client: client,
+            opened: { session.streamOpened() }, closed: { session.streamClosed() })
+    }
+
+    /// `GET /admin/inspect`, for the admin: the shop's streams (the kiosk feed, the workshop floor
+    /// and its timer).
+    @Sendable func shopPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        if let refusal = try admin.refusal(request, context: context) { return refusal }
+        let view = try View(of: request, base: "/admin/inspect")
+        guard let recorder = shopTaps else { throw AdminController.noSuchPage }
+        recorder.lease(for: Self.snapshotLease)
+        return responses.page(
+            renderer.render(
+                InspectPage(view: view, diagram: diagram(recorder, view), isShop: true), template: "inspect"))
+    }
+
+    /// `GET /admin/inspect/events`, for the admin: the shop's diagram, live.
+    @Sendable func shopEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        if let refusal = try admin.refusal(request, context: context) { return refusal }
+        let view = try View(of: request, base: "/admin/inspect")
+        guard let recorder = shopTaps else { throw AdminController.noSuchPage }
+        let client = sessions.origin.clientAddress(of: request, channel: context.channel)
+        if let refusal = hub.refusal(client: client) { throw refusal }
+        return await stream(recorder, view, request: request, context: context, client: client)
+    }
+
+    /// The diagram of `recorder`, redrawn while the stream is open (the inspector's
+    /// `Timer.publish`: every interval, while anything is in its window); the recorder records
+    /// meanwhile.
+    private func stream(
+        _ recorder: TapRecorder, _ view: View, request: Request, context: LuthierRequestContext, client: String,
+        opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
+    ) async -> Response {
         let stopWatching = recorder.watch()
-        let fragments = FragmentStore(initial: [diagram(recorder, window: window)])
+        let fragments = FragmentStore(initial: [diagram(recorder, view)])
         let clock = clock
-        // The inspector's Timer.publish: a redraw every interval while the window shows anything.
         let redrawing = Task { [self] in
             var drawnAt = recorder.recorded
             while !Task.isCancelled {
@@ -65,18 +108,19 @@ struct InspectController: Sendable {
                     return
                 }
                 let recorded = recorder.recorded
-                let stale = MarbleDiagram(events: recorder.events, window: .seconds(window), now: recorder.now)
-                guard recorded != drawnAt || !stale.visible.isEmpty else { continue }
+                let shown = MarbleDiagram(
+                    events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane)
+                guard recorded != drawnAt || !shown.visible.isEmpty else { continue }
                 drawnAt = recorded
-                fragments.publish([diagram(recorder, window: window)])
+                fragments.publish([diagram(recorder, view)])
             }
         }
         let connection = EventStreamConnection(
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel), start: .fresh, client: client,
-            opened: { session.streamOpened() },
+            opened: opened,
             closed: {
-                session.streamClosed()
+                closed()
                 stopWatching()
                 redrawing.cancel()
                 fragments.finish()
@@ -84,43 +128,74 @@ struct InspectController: Sendable {
         return EventStreamResponse.make(connection)
     }
 
-    private func diagram(_ recorder: TapRecorder, window: Int) -> Fragment {
-        let diagram = MarbleDiagram(events: recorder.events, window: .seconds(window), now: recorder.now)
+    private func diagram(_ recorder: TapRecorder, _ view: View) -> Fragment {
+        let diagram = MarbleDiagram(
+            events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane)
         return Fragment(target: Self.target, html: renderer.render(diagram.view, template: "fragments/inspector-lanes"))
     }
 
-    private static func window(of request: Request) throws(UserFacingError) -> Int {
-        guard let value = request.uri.queryParameters.get("window") else { return defaultWindow }
-        guard let seconds = Int(value), windows.contains(seconds) else {
-            throw UserFacingError(.unprocessableContent, "window must be 10, 60 or 300 (seconds).")
+    /// What the visitor asked to see: a window, and lanes whose name starts with a prefix.
+    struct View: Sendable {
+        let window: Int
+        let lane: String?
+        /// The page's own address, for the links and the stream.
+        let base: String
+
+        init(of request: Request, base: String) throws(UserFacingError) {
+            self.base = base
+            if let value = request.uri.queryParameters.get("window") {
+                guard let seconds = Int(value), InspectController.windows.contains(seconds) else {
+                    throw UserFacingError(.unprocessableContent, "window must be 10, 60 or 300 (seconds).")
+                }
+                window = seconds
+            } else {
+                window = InspectController.defaultWindow
+            }
+            let lane = request.uri.queryParameters.get("lane").map { String($0) } ?? ""
+            guard lane.utf8.count <= 40, lane.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }) else {
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "lane must be the start of a lane's name: letters, digits and dots, at most 40.")
+            }
+            self.lane = lane.isEmpty ? nil : lane
         }
-        return seconds
+
+        /// The query that asks for this view, with another window if given.
+        func query(window other: Int? = nil) -> String {
+            "?window=\(other ?? window)" + (lane.map { "&lane=\($0)" } ?? "")
+        }
     }
 }
 
 /// What the inspector template shows (stored properties only: the templates read by reflection).
 struct InspectPage: Sendable {
     struct WindowLink: Sendable {
-        let seconds: Int
+        let href: String
         let label: String
         let isCurrent: Bool
     }
 
+    let heading: String
     let hasSession: Bool
     /// The drawn lanes (the partial's output, already escaped).
     let lanes: String
     let eventsURL: String?
     let windows: [WindowLink]
+    let base: String
+    let lane: String
 
     /// - Parameter diagram: nil when the visitor has no session yet.
-    init(window: Int, diagram: Fragment?) {
+    init(view: InspectController.View, diagram: Fragment?, isShop: Bool) {
+        heading = isShop ? "The shop's streams" : "Your session's streams"
         hasSession = diagram != nil
         lanes = diagram?.html ?? ""
-        eventsURL = diagram == nil ? nil : "/inspect/events?window=\(window)"
+        eventsURL = diagram == nil ? nil : "\(view.base)/events\(view.query())"
+        base = view.base
+        lane = view.lane ?? ""
         windows = InspectController.windows.map { seconds in
             WindowLink(
-                seconds: seconds, label: seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min",
-                isCurrent: seconds == window)
+                href: view.base + view.query(window: seconds),
+                label: seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min", isCurrent: seconds == view.window)
         }
     }
 }

@@ -13,7 +13,11 @@ public final class Showroom: Sendable {
     /// so that a change made before the renderer starts (the floor's first load) is not lost.
     private let renderedOutput: KioskOutput
 
-    init(floor: WorkshopFloor, feed: KioskFeed, renderer: PageRenderer) {
+    /// Where the floor and the feed record their streams, for the shop's inspector.
+    public let taps: TapRecorder?
+
+    init(floor: WorkshopFloor, feed: KioskFeed, renderer: PageRenderer, taps: TapRecorder? = nil) {
+        self.taps = taps
         self.floor = floor
         self.feed = feed
         self.renderer = renderer

@@ -17,6 +17,8 @@ struct MarbleDiagram: Sendable {
     let events: [TapEvent]
     let window: Duration
     let now: Duration
+    /// Only the lanes whose name starts with this (nil: every lane).
+    var lane: String? = nil
 
     /// The order lanes are shown in: what came in, the work it started and what came back, the
     /// folded states, the combined output, then the patches each open tab got.
@@ -42,7 +44,7 @@ struct MarbleDiagram: Sendable {
     /// The events within the window.
     var visible: [TapEvent] {
         let start = now - window
-        return events.filter { $0.at >= start && $0.at <= now }
+        return events.filter { $0.at >= start && $0.at <= now && (lane.map($0.lane.hasPrefix) ?? true) }
     }
 
     /// What `fragments/inspector-lanes` draws: every coordinate worked out here, every text
