@@ -181,6 +181,21 @@ import Testing
             ])
     }
 
+    @Test func theExchangeRatesRequestsAreTappedWithTheirAnswersAndFailures() async {
+        let recorder = TapRecorder(capacity: 8, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        let rates = FakeExchangeRates()
+        rates.fail(.gbp)
+        let client = rates.client.tapped("rates.request", into: recorder)
+        _ = try? await client.rate(.eur)
+        _ = try? await client.rate(.gbp)
+        #expect(recorder.events.map(\.kind) == [.subscription, .value, .subscription, .failure])
+        #expect(recorder.events.map(\.text).first == "EUR")
+        #expect(recorder.events[1].text.hasPrefix("EUR "))
+        #expect(recorder.events[3].text.hasPrefix("GBP: "))
+    }
+
     @Test func anOrderNeverShowsItsKeys() {
         let recorder = TapRecorder(capacity: 8, clock: ManualClock())
         let stop = recorder.watch()

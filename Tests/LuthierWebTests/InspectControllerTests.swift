@@ -122,6 +122,8 @@ struct InspectControllerTests {
             let first = try await app.get("/admin/inspect", headers: bearer)
             #expect(first.status == 200)
             #expect(first.text.contains("The shop&#39;s streams") || first.text.contains("The shop's streams"))
+            #expect(first.text.contains(">shop.connections</text>"), "\(first)")
+            #expect(first.text.contains("connections, "))
             // The page's load records for a while: a builder's guitar reaches the kiosk feed.
             let cookie = try await app.newSession()
             #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)

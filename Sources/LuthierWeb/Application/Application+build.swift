@@ -48,12 +48,16 @@ public func buildApplicationWithServices(
     var showroomEnvironment = environment
     if let showroomClock { showroomEnvironment.clock = showroomClock }
     // The shop's streams (the kiosk feed, the workshop floor) record into a recorder of their own.
-    showroomEnvironment.taps = TapRecorder(
+    let shopTaps = TapRecorder(
         capacity: configuration.shopTapEvents, clock: showroomEnvironment.clock, log: TapRecorder.traceLog(to: logger))
+    showroomEnvironment.taps = shopTaps
     // The showroom's inputs come first: the sessions tell the floor of orders and the kiosk of
     // builders, and the kiosk reads the sessions' counters.
     let floor = WorkshopFloor(environment: showroomEnvironment, pace: configuration.workshopPace)
-    let sessionEnvironment = environment.telling(floor)
+    var sessionEnvironment = environment.telling(floor)
+    // The exchange rates are the shop's, shared by every session's checkout: their requests are
+    // tapped into the shop's recorder.
+    sessionEnvironment.exchangeRates = environment.exchangeRates.tapped("rates.request", into: shopTaps)
     let (builds, builderActed) = KioskFeed.builderInput()
     let registry = SessionRegistry(
         maxSessions: configuration.maxSessions,
@@ -202,7 +206,11 @@ public func buildRouter(
     let inspect = InspectController(
         sessions: sessions, renderer: services.renderer, responses: responses, hub: services.hub,
         clock: services.environment.clock, reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
-        admin: admin, shopTaps: services.showroom.taps)
+        admin: admin, shopTaps: services.showroom.taps,
+        shopCounts: { [services] in
+            "\(services.connections.current) connections, \(services.hub.openStreams) streams "
+                + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
+        })
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors: answers while the server takes requests, without a session.
     recording.get("/healthz") { _, _ in

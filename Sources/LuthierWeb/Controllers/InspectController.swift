@@ -14,8 +14,10 @@ struct InspectController: Sendable {
     let reconnectDelayMilliseconds: Int
     /// Guards the shop's view, as it guards `/admin/analytics`.
     let admin: AdminController
-    /// The shop's recorder (the kiosk feed, the workshop floor).
+    /// The shop's recorder (the kiosk feed, the workshop floor, the exchange rates).
     let shopTaps: TapRecorder?
+    /// The connection counts, drawn on the shop's `shop.connections` lane when they change.
+    let shopCounts: @Sendable () -> String
 
     /// The windows the diagram can show, in seconds.
     static let windows = [10, 60, 300]
@@ -27,6 +29,8 @@ struct InspectController: Sendable {
     /// refreshes itself, renewing it).
     static let snapshotLease = Duration.seconds(60)
     static let target = "inspector-lanes"
+    /// The shop's lane of connection counts.
+    static let countsLane = "shop.connections"
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -74,6 +78,7 @@ struct InspectController: Sendable {
         let view = try View(of: request, base: "/admin/inspect")
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         recorder.lease(for: Self.snapshotLease)
+        recorder.record(Self.countsLane, .value, shopCounts())
         return responses.page(
             renderer.render(
                 InspectPage(view: view, diagram: diagram(recorder, view), isShop: true), template: "inspect"))
@@ -86,7 +91,7 @@ struct InspectController: Sendable {
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
         if let refusal = hub.refusal(client: client) { throw refusal }
-        return await stream(recorder, view, request: request, context: context, client: client)
+        return await stream(recorder, view, request: request, context: context, client: client, counts: shopCounts)
     }
 
     /// The diagram of `recorder`, redrawn while the stream is open (the inspector's
@@ -94,6 +99,7 @@ struct InspectController: Sendable {
     /// meanwhile.
     private func stream(
         _ recorder: TapRecorder, _ view: View, request: Request, context: LuthierRequestContext, client: String,
+        counts: (@Sendable () -> String)? = nil,
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
     ) async -> Response {
         let stopWatching = recorder.watch()
@@ -101,7 +107,13 @@ struct InspectController: Sendable {
         let clock = clock
         let redrawing = Task { [self] in
             var drawnAt = recorder.recorded
+            var counted: String?
             while !Task.isCancelled {
+                if let counts {
+                    let now = counts()
+                    if now != counted { recorder.record(Self.countsLane, .value, now) }
+                    counted = now
+                }
                 do {
                     try await clock.sleep(for: Self.redrawInterval)
                 } catch {
