@@ -53,7 +53,8 @@ struct InspectController: Sendable {
         recorder.lease(for: Self.snapshotLease)
         return responses.page(
             renderer.render(
-                InspectPage(view: view, diagram: diagram(recorder, view), isShop: false), template: "inspect"))
+                InspectPage(view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false),
+                template: "inspect"))
     }
 
     /// `GET /inspect/events[?window=…][&lane=…]`: the session's diagram redrawn as its streams move;
@@ -81,7 +82,8 @@ struct InspectController: Sendable {
         recorder.record(Self.countsLane, .value, shopCounts())
         return responses.page(
             renderer.render(
-                InspectPage(view: view, diagram: diagram(recorder, view), isShop: true), template: "inspect"))
+                InspectPage(view: view, diagram: fragment(diagram(of: recorder, view)), isShop: true),
+                template: "inspect"))
     }
 
     /// `GET /admin/inspect/events`, for the admin: the shop's diagram, live.
@@ -103,7 +105,7 @@ struct InspectController: Sendable {
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
     ) async -> Response {
         let stopWatching = recorder.watch()
-        let fragments = FragmentStore(initial: [diagram(recorder, view)])
+        let fragments = FragmentStore(initial: [fragment(diagram(of: recorder, view))])
         let clock = clock
         let redrawing = Task { [self] in
             var drawnAt = recorder.recorded
@@ -120,11 +122,10 @@ struct InspectController: Sendable {
                     return
                 }
                 let recorded = recorder.recorded
-                let shown = MarbleDiagram(
-                    events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane)
+                let shown = diagram(of: recorder, view)
                 guard recorded != drawnAt || !shown.visible.isEmpty else { continue }
                 drawnAt = recorded
-                fragments.publish([diagram(recorder, view)])
+                fragments.publish([fragment(shown)])
             }
         }
         let connection = EventStreamConnection(
@@ -140,10 +141,13 @@ struct InspectController: Sendable {
         return EventStreamResponse.make(connection)
     }
 
-    private func diagram(_ recorder: TapRecorder, _ view: View) -> Fragment {
-        let diagram = MarbleDiagram(
-            events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane)
-        return Fragment(target: Self.target, html: renderer.render(diagram.view, template: "fragments/inspector-lanes"))
+    /// `recorder`'s events as `view` shows them, now.
+    private func diagram(of recorder: TapRecorder, _ view: View) -> MarbleDiagram {
+        MarbleDiagram(events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane)
+    }
+
+    private func fragment(_ diagram: MarbleDiagram) -> Fragment {
+        Fragment(target: Self.target, html: renderer.render(diagram.view, template: "fragments/inspector-lanes"))
     }
 
     /// What the visitor asked to see: a window, and lanes whose name starts with a prefix.

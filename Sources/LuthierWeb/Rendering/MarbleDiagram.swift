@@ -14,11 +14,18 @@ struct MarbleDiagram: Sendable {
     static let plotWidth = 760
     static let margin = 10
 
-    let events: [TapEvent]
     let window: Duration
     let now: Duration
-    /// Only the lanes whose name starts with this (nil: every lane).
-    var lane: String? = nil
+    /// The events within the window (and on the lanes asked for), in the order they were recorded.
+    let visible: [TapEvent]
+
+    /// - Parameter lane: only the lanes whose name starts with this (nil: every lane).
+    init(events: [TapEvent], window: Duration, now: Duration, lane: String? = nil) {
+        self.window = window
+        self.now = now
+        let start = now - window
+        visible = events.filter { $0.at >= start && $0.at <= now && (lane.map($0.lane.hasPrefix) ?? true) }
+    }
 
     /// The order lanes are shown in: what came in, the work it started and what came back, the
     /// folded states, the combined output, then the patches each open tab got.
@@ -41,12 +48,6 @@ struct MarbleDiagram: Sendable {
         }
     }
 
-    /// The events within the window.
-    var visible: [TapEvent] {
-        let start = now - window
-        return events.filter { $0.at >= start && $0.at <= now && (lane.map($0.lane.hasPrefix) ?? true) }
-    }
-
     /// What `fragments/inspector-lanes` draws: every coordinate worked out here, every text
     /// escaped by the template.
     var view: View {
@@ -57,7 +58,7 @@ struct MarbleDiagram: Sendable {
         return View(
             width: Self.labelWidth + Self.plotWidth + 2 * Self.margin,
             height: axisY + Self.margin,
-            windowSeconds: Int(Self.seconds(window)),
+            windowSeconds: Int(window.seconds),
             isEmpty: lanes.isEmpty,
             emptyY: Self.margin + 18,
             lanes: lanes.enumerated().map { index, lane in
@@ -115,7 +116,7 @@ struct MarbleDiagram: Sendable {
     }
 
     private func marble(_ event: TapEvent, x: Int, y: Int) -> View.Marble {
-        let when = String(format: "%.3f s", Self.seconds(event.at))
+        let when = String(format: "%.3f s", event.at.seconds)
         let what =
             switch event.kind {
             case .subscription: "subscribed"
@@ -130,10 +131,5 @@ struct MarbleDiagram: Sendable {
             isSubscription: event.kind == .subscription, isCompletion: event.kind == .completion,
             isFailure: event.kind == .failure, isCancellation: event.kind == .cancellation,
             top: y - reach, bottom: y + reach, left: x - 6, right: x + 6)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
