@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import LuthierDomain
+import LuthierFeatures
 
 /// Exchange rates from an upstream JSON provider, shared by every session behind one cache.
 ///
@@ -71,7 +72,7 @@ public actor HTTPExchangeRateProvider {
         self.retryAfterFailure = retryAfterFailure
         self.now = now
         self.logger = logger
-        self.elapsed = Self.stopwatch(on: clock)
+        self.elapsed = stopwatch(on: clock)
         self.sleep = { duration in try await clock.sleep(for: duration) }
     }
 
@@ -185,11 +186,6 @@ public actor HTTPExchangeRateProvider {
             throw FetchFailure.unreachable(String(describing: error))
         }
         return try RatesResponse.decode(body)
-    }
-
-    private static func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 
     /// Why one fetch failed, worded for the logs.

@@ -22,3 +22,11 @@ func metronome<C: Clock<Duration>>(
         return max(tick, Int(start.duration(to: clock.now) / interval))
     }
 }
+
+/// The time since now on `clock`, each time the returned closure is called: timers, windows and
+/// recordings measured on an injected clock (virtual in tests), whatever kind of clock it is.
+/// (Generic, so the clock's own instant type is kept when an existential is passed.)
+public func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
+}

@@ -69,7 +69,7 @@ public final class TapRecorder: Sendable {
     public init(capacity: Int, clock: any Clock<Duration>, log: (@Sendable (TapEvent) -> Void)? = nil) {
         self.capacity = max(capacity, 1)
         self.log = log
-        start = Self.stopwatch(on: clock)
+        start = stopwatch(on: clock)
     }
 
     /// Whether taps record now.
@@ -144,13 +144,6 @@ public final class TapRecorder: Sendable {
             text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
         if cleaned.count > textLimit { cleaned = String(cleaned.prefix(textLimit - 1)) + "…" }
         return cleaned
-    }
-
-    /// The time since now on `clock`, each time it is called (generic, to keep the clock's own
-    /// instant type when an existential is passed).
-    private static func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
     }
 }
 

@@ -1,3 +1,4 @@
+import LuthierFeatures
 import Synchronization
 
 /// Counts events per key (a session, a client address) over a sliding window on an injected

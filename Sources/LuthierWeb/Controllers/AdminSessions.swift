@@ -1,3 +1,4 @@
+import LuthierFeatures
 import Synchronization
 
 /// The shop owner's signed-in browsers: a random id per sign-in, living a short while on the

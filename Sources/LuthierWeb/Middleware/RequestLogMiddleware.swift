@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import LuthierFeatures
 
 /// One log line per request: method, route pattern, status, time to the answer's head, and a
 /// request id that the answer carries too (`X-Request-Id`), so a customer's report can be found.

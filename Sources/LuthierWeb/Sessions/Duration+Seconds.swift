@@ -13,10 +13,3 @@ extension Duration {
         return max(Int(seconds) + (attoseconds > 0 ? 1 : 0), 1)
     }
 }
-
-/// The time since now on `clock`, as a closure: timers and windows measured on an injected clock
-/// (virtual in tests), whatever kind of clock it is.
-func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
-    let start = clock.now
-    return { start.duration(to: clock.now) }
-}
