@@ -21,14 +21,20 @@ def lane_names(driver) -> list[str]:
     return [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#inspector-lanes .lane-label")]
 
 
-def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, base_url):
+def builder_and_inspector(driver, base_url, query: str) -> tuple[str, str]:
+    """Opens the builder, then the inspector (`/inspect` with `query`) in a second window, both
+    live; returns their window handles, the inspector's shown."""
     driver.get(base_url + "/")
     wait_live(driver)
     builder = driver.current_window_handle
     driver.switch_to.new_window("window")
-    driver.get(base_url + "/inspect?window=60")
+    driver.get(base_url + "/inspect" + query)
     wait_live(driver)
-    inspector = driver.current_window_handle
+    return builder, driver.current_window_handle
+
+
+def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, base_url):
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60")
 
     driver.switch_to.window(builder)
     click_label(driver, "color", "sky")
@@ -49,13 +55,7 @@ def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, ba
 
 
 def test_pause_holds_the_diagram_until_it_is_released(driver, base_url):
-    driver.get(base_url + "/")
-    wait_live(driver)
-    builder = driver.current_window_handle
-    driver.switch_to.new_window("window")
-    driver.get(base_url + "/inspect?window=60&lane=build.input")
-    wait_live(driver)
-    inspector = driver.current_window_handle
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60&lane=build.input")
     driver.find_element(By.ID, "inspector-pause").click()
     held = len(marble_labels(driver))
 

@@ -69,8 +69,8 @@ public final class RequestSession: Sendable {
         return session
     }
 
-    /// What the middleware does after the handler: the session acted on, whether it is new, and
-    /// whether the request carried an id the session no longer has (replaced after an order).
+    /// What the middleware acts on after the handler: the session resolved (if any), whether a
+    /// post acted on it, and whether it was made for this request.
     var outcome: (session: Session?, acted: Bool, isNew: Bool) {
         state.withLock { ($0.resolved, $0.acted, $0.isNew) }
     }
