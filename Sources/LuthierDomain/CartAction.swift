@@ -1,5 +1,5 @@
 /// Everything that can happen to a cart: the input its reducer folds (`scan`).
-public enum CartAction: Hashable, Sendable {
+public enum CartAction: Hashable, Sendable, Codable {
     /// Adds one of this guitar; the same configuration again raises its line's quantity.
     case add(Guitar)
     case increment(lineID: String)

@@ -1,5 +1,5 @@
 /// A partial edit of a build: any subset of the four fields, as one form post carries it.
-public struct GuitarChange: Hashable, Sendable {
+public struct GuitarChange: Hashable, Sendable, Codable {
     public var shape: Shape?
     public var color: Color?
     public var body: BodyWood?

@@ -57,6 +57,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Tap events each session keeps for its inspector (the oldest go first).")
     var sessionTapEvents = 512
 
+    @Option(help: "Store steps each session keeps for its trace (/inspect/trace; the oldest go first).")
+    var sessionTraceSteps = 256
+
     @Option(help: "Tap events the shop keeps (kiosk feed, workshop floor) for its inspector.")
     var shopTapEvents = 4_096
 
@@ -130,6 +133,9 @@ struct Serve: AsyncParsableCommand {
         guard maxKioskStreams > 0 else { throw ValidationError("--max-kiosk-streams must be at least 1.") }
         guard (1...100_000).contains(sessionTapEvents) else {
             throw ValidationError("--session-tap-events must be from 1 to 100000.")
+        }
+        guard (1...10_000).contains(sessionTraceSteps) else {
+            throw ValidationError("--session-trace-steps must be from 1 to 10000.")
         }
         guard (1...1_000_000).contains(shopTapEvents) else {
             throw ValidationError("--shop-tap-events must be from 1 to 1000000.")
@@ -206,6 +212,7 @@ struct Serve: AsyncParsableCommand {
             maxEventStreamsPerClient: maxEventStreamsPerClient,
             sessionTapEvents: sessionTapEvents,
             shopTapEvents: shopTapEvents,
+            sessionTraceSteps: sessionTraceSteps,
             sessionRetention: .seconds(sessionRetentionDays * 24 * 3_600),
             discountCodes: try discounts.map { try DiscountCode(configuration: $0) },
             adminToken: try resolvedAdminToken(),

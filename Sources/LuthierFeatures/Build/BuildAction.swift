@@ -1,7 +1,7 @@
 import LuthierDomain
 
 /// Everything that happens to the builder: the customer's inputs and the results of its effects.
-public enum BuildAction: Hashable, Sendable {
+public enum BuildAction: Hashable, Sendable, Codable {
     /// One form post's worth of picker changes.
     case change(GuitarChange)
     /// Back to the standard guitar (also what "Dismiss" after an order does).
@@ -18,7 +18,7 @@ public enum BuildAction: Hashable, Sendable {
 }
 
 /// What a checkout is asked for: the guitars, where from, and the cart's code if it has one.
-public struct CheckoutRequest: Hashable, Sendable {
+public struct CheckoutRequest: Hashable, Sendable, Codable {
     public var lines: [CartLine]
     public var source: Checkout.Source
     public var discount: DiscountCode?

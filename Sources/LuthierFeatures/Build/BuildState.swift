@@ -1,9 +1,9 @@
 import LuthierDomain
 
 /// What the builder remembers between actions.
-public struct BuildState: Hashable, Sendable {
+public struct BuildState: Hashable, Sendable, Codable {
     /// Where the builder's checkout button is.
-    public enum CheckoutPhase: Hashable, Sendable {
+    public enum CheckoutPhase: Hashable, Sendable, Codable {
         case idle
         /// The three workshop calls are running; the button shows it in every tab.
         case loading

@@ -37,7 +37,8 @@ public final class BuildViewModel: Sendable {
         state.checkout = restoredCheckout?.checkout
         store = Store(
             initialState: state, reducer: BuildFeature(environment: environment),
-            tap: environment.taps.map { Tap($0, "build") })
+            tap: environment.taps.map { Tap($0, "build") },
+            trace: environment.taps.map { StoreTrace($0, store: BuildFeature.traceName) })
         output = SharedOutput(initial: state, BuildOutput.init(state:))
         self.environment = environment
         self.sessionKey = sessionKey

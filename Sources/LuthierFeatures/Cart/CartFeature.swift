@@ -6,7 +6,7 @@ import LuthierDomain
 /// that is not there, a full cart, a code that does not exist or has expired) changes nothing and
 /// is told as a sentence.
 public struct CartFeature: Reducer {
-    public enum Action: Hashable, Sendable {
+    public enum Action: Hashable, Sendable, Codable {
         /// A customer's change, folded by the pure `Cart.reduce`.
         case cart(CartAction)
         /// A discount code as typed (case and surrounding spaces do not matter).
@@ -57,7 +57,7 @@ public struct CartFeature: Reducer {
 
 /// What the cart remembers: its lines, the code applied, and the last cart checkout taken out of
 /// it (so that an order is never taken out twice, even after a restart).
-public struct CartState: Hashable, Sendable {
+public struct CartState: Hashable, Sendable, Codable {
     public var cart: Cart
     public var discount: DiscountCode?
     public var settledCheckoutID: String?

@@ -48,12 +48,15 @@ public final class CartViewModel: Sendable {
         discounts: [DiscountCode] = [],
         settledCheckoutID: String? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
-        tap: Tap? = nil
+        taps: TapRecorder? = nil
     ) {
         let state = CartState(
             cart: cart, discount: discount.flatMap { $0.isValid(at: now()) ? $0 : nil },
             settledCheckoutID: settledCheckoutID)
-        store = Store(initialState: state, reducer: CartFeature(discounts: discounts, now: now), tap: tap)
+        store = Store(
+            initialState: state, reducer: CartFeature(discounts: discounts, now: now),
+            tap: taps.map { Tap($0, "cart") },
+            trace: taps.map { StoreTrace($0, store: CartFeature.traceName) })
         output = SharedOutput(initial: state) { state in
             CartOutput(cart: state.cart, discount: state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil })
         }

@@ -13,7 +13,7 @@ import LuthierDomain
 public struct CheckoutFeature: Reducer {
     public typealias State = CheckoutState
 
-    public enum Action: Hashable, Sendable {
+    public enum Action: Hashable, Sendable, Codable {
         /// Inputs (form posts).
         case shippingChosen(ShippingMethod)
         case currencyChosen(Currency)
@@ -26,7 +26,7 @@ public struct CheckoutFeature: Reducer {
         case orderFailed(OrderFailure)
     }
 
-    public enum OrderFailure: Error, Hashable, Sendable {
+    public enum OrderFailure: Error, Hashable, Sendable, Codable {
         case notOrderable(String)
         case refused(String, missing: [String])
         /// The workshop could not take the order right now (its store failed: locked, full, gone);

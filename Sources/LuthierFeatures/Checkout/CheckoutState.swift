@@ -1,7 +1,7 @@
 import LuthierDomain
 
 /// What the checkout screen remembers.
-public struct CheckoutState: Hashable, Sendable {
+public struct CheckoutState: Hashable, Sendable, Codable {
     public var checkout: Checkout
     /// Availability as last known: ordering can find that a wood ran out meanwhile.
     public var availability: Availability
@@ -17,7 +17,7 @@ public struct CheckoutState: Hashable, Sendable {
     /// failed order.
     public var notice: Notice?
 
-    public enum Notice: Hashable, Sendable {
+    public enum Notice: Hashable, Sendable, Codable {
         /// The rate of the first currency could not be fetched; prices stay in the second.
         case rateUnavailable(Currency, showing: Currency)
         case orderFailed(CheckoutFeature.OrderFailure)

@@ -48,7 +48,8 @@ public final class CheckoutViewModel: Sendable {
         artworks = state.checkout.lines.map { GuitarArtwork(guitar: $0.guitar) }
         store = Store(
             initialState: state, reducer: CheckoutFeature(environment: environment, sessionKey: sessionKey),
-            feedback: feedback, tap: environment.taps.map { Tap($0, "checkout") })
+            feedback: feedback, tap: environment.taps.map { Tap($0, "checkout") },
+            trace: environment.taps.map { StoreTrace($0, store: CheckoutFeature.traceName) })
         output = SharedOutput(initial: state, CheckoutOutput.init(state:))
     }
 

@@ -29,18 +29,23 @@ public final class Store<R: Reducer>: Sendable {
     /// (`<name>.input`), each action an effect sends back (`<name>.effect`), each new state
     /// (`<name>.state`) and each effect's start and end (`<name>.effects`).
     private let tap: Tap?
+    /// Where the store keeps each action with the states around it, for a replayable trace.
+    private let trace: StoreTrace<State, Action>?
 
     /// - Parameter feedback: told of every action an effect sends back and the state after it, in
     ///   order (tests read it to `receive` actions; the live shop passes nothing).
     ///   - tap: where to record what the store does (nothing when nil, or while the recorder is off).
+    ///   - trace: where to keep each action and the states around it, for `/inspect/trace` (likewise).
     public init(
-        initialState: State, reducer: R, feedback: AsyncStream<(Action, State)>.Continuation? = nil, tap: Tap? = nil
+        initialState: State, reducer: R, feedback: AsyncStream<(Action, State)>.Continuation? = nil, tap: Tap? = nil,
+        trace: StoreTrace<State, Action>? = nil
     ) {
         self.reducer = reducer
         core = Mutex(Core(state: initialState))
         published = CurrentValueBroadcast(initialState)
         self.feedback = feedback
         self.tap = tap
+        self.trace = trace
     }
 
     /// The state now.
@@ -61,8 +66,15 @@ public final class Store<R: Reducer>: Sendable {
         try core.withLock { (core) throws(R.Refusal) -> Sent in
             guard !core.isClosed else { return Sent(state: core.state, tasks: []) }
             var next = core.state
-            let effect = try reducer.reduce(into: &next, action: action)
+            let effect: Effect<Action>
+            do throws(R.Refusal) {
+                effect = try reducer.reduce(into: &next, action: action)
+            } catch {
+                trace?.record(fedBack ? .effect : .input, action, before: core.state, after: nil, refusal: "\(error)")
+                throw error
+            }
             tap?.record(fedBack ? "effect" : "input", .value, "\(action)")
+            trace?.record(fedBack ? .effect : .input, action, before: core.state, after: next, refusal: nil)
             if let tap, tap.recorder.isRecording, next != core.state { tap.record("state", .value, "\(next)") }
             core.state = next
             published.send(core.state)

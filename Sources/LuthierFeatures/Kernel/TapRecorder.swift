@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// One thing a tapped stream did, as Combine's `print(_:)` tells it: it was subscribed to, sent a
@@ -46,30 +47,64 @@ public final class TapRecorder: Sendable {
     /// The longest description kept; longer ones end with "…".
     public static let textLimit = 80
 
-    private struct Ring {
-        var events: [TapEvent] = []
-        /// Where the next event goes once the ring is full.
+    /// The latest `capacity` elements, the oldest overwritten first.
+    private struct Ring<Element> {
+        let capacity: Int
+        var elements: [Element] = []
+        /// Where the next element goes once the ring is full.
         var next = 0
-        /// Events recorded since the recorder was made (the ring keeps the last `capacity`).
+        /// Elements recorded since the recorder was made (the ring keeps the last `capacity`).
         var recorded = 0
+
+        mutating func append(_ element: Element) {
+            guard capacity > 0 else { return }
+            if elements.count < capacity {
+                elements.append(element)
+            } else {
+                elements[next] = element
+            }
+            next = (next + 1) % capacity
+            recorded += 1
+        }
+
+        /// The elements kept, oldest first.
+        var inOrder: [Element] {
+            guard elements.count == capacity else { return elements }
+            return Array(elements[next...] + elements[..<next])
+        }
     }
 
     public let capacity: Int
+    /// The store steps kept for a trace (`/inspect/trace`); 0 keeps none (the shop's recorder).
+    public let traceCapacity: Int
     private let start: @Sendable () -> Duration
+    /// Wall-clock time, stamped on each step (what a reducer reading the date saw).
+    let date: @Sendable () -> Date
     private let log: (@Sendable (TapEvent) -> Void)?
     private let watchers = Atomic<Int>(0)
     /// The end of a lease (`lease(for:)`) in nanoseconds on the recorder's stopwatch; 0 for none,
     /// so that the clock is read only while a lease was ever given.
     private let leaseEnd = Atomic<Int64>(0)
-    private let ring = Mutex(Ring())
+    private let ring: Mutex<Ring<TapEvent>>
+    private let steps: Mutex<Ring<TraceStep>>
+    private let instances = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - capacity: the events kept (the oldest go first).
+    ///   - traceCapacity: the store steps kept for a trace (the oldest go first).
+    ///   - now: wall-clock time, stamped on each step.
     ///   - log: told of every event as it is recorded (tracing); recording is then always on.
-    public init(capacity: Int, clock: any Clock<Duration>, log: (@Sendable (TapEvent) -> Void)? = nil) {
+    public init(
+        capacity: Int, traceCapacity: Int = 0, clock: any Clock<Duration>,
+        now: @escaping @Sendable () -> Date = Date.init, log: (@Sendable (TapEvent) -> Void)? = nil
+    ) {
         self.capacity = max(capacity, 1)
+        self.traceCapacity = max(traceCapacity, 0)
         self.log = log
+        date = now
         start = stopwatch(on: clock)
+        ring = Mutex(Ring(capacity: self.capacity))
+        steps = Mutex(Ring(capacity: self.traceCapacity))
     }
 
     /// Whether taps record now.
@@ -114,28 +149,31 @@ public final class TapRecorder: Sendable {
     public func record(_ lane: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "") {
         guard isRecording else { return }
         let event = TapEvent(lane: lane, kind: kind, text: Self.shortened(text()), at: start())
-        ring.withLock { ring in
-            if ring.events.count < capacity {
-                ring.events.append(event)
-            } else {
-                ring.events[ring.next] = event
-            }
-            ring.next = (ring.next + 1) % capacity
-            ring.recorded += 1
-        }
+        ring.withLock { $0.append(event) }
         log?(event)
     }
 
     /// The events kept, oldest first.
-    public var events: [TapEvent] {
-        ring.withLock { ring in
-            guard ring.events.count == capacity else { return ring.events }
-            return Array(ring.events[ring.next...] + ring.events[..<ring.next])
-        }
-    }
+    public var events: [TapEvent] { ring.withLock { $0.inOrder } }
 
     /// Events recorded since the recorder was made, including those the ring no longer keeps.
     public var recorded: Int { ring.withLock { $0.recorded } }
+
+    /// Keeps a store's step for the trace (its `StoreTrace` checked that recording is on).
+    func record(_ step: TraceStep) {
+        steps.withLock { $0.append(step) }
+    }
+
+    /// The store steps kept, oldest first: the session's trace.
+    public var traceSteps: [TraceStep] { steps.withLock { $0.inOrder } }
+
+    /// Steps recorded since the recorder was made, including those the ring no longer keeps.
+    public var recordedSteps: Int { steps.withLock { $0.recorded } }
+
+    /// A number for a new store of this recorder's session: 1, 2, …
+    func nextInstance() -> Int {
+        instances.add(1, ordering: .relaxed).newValue
+    }
 
     /// `text` cut to `textLimit` characters, with control characters (a newline in a form value)
     /// shown as spaces so that one event is one line.

@@ -53,7 +53,7 @@ public final class ShopSession: Sendable {
         cart = CartViewModel(
             cart: snapshot.cart, discount: snapshot.discount, discounts: discounts,
             settledCheckoutID: snapshot.settledCheckoutID, now: environment.now,
-            tap: environment.taps.map { Tap($0, "cart") })
+            taps: environment.taps)
         analytics = environment.analytics
         self.onBuilderActed = onBuilderActed
         self.onAnalyticsFailure = onAnalyticsFailure

@@ -66,6 +66,7 @@ public func buildApplicationWithServices(
         discounts: configuration.discountCodes,
         logger: logger,
         tapEvents: configuration.sessionTapEvents,
+        traceSteps: configuration.sessionTraceSteps,
         onBuilderActed: builderActed
     )
     let feed = KioskFeed(
@@ -210,7 +211,7 @@ public func buildRouter(
         shopCounts: { [services] in
             "\(services.connections.current) connections, \(services.hub.openStreams) streams "
                 + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
-        })
+        }, shopCodes: configuration.discountCodes)
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors: answers while the server takes requests, without a session.
     recording.get("/healthz") { _, _ in

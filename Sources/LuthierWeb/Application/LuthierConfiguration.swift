@@ -26,6 +26,8 @@ public struct LuthierConfiguration: Sendable {
     /// The tap events each session's recorder keeps (its inspector's lanes), and the shop's.
     public var sessionTapEvents: Int
     public var shopTapEvents: Int
+    /// The store steps each session's recorder keeps for its trace (`/inspect/trace`).
+    public var sessionTraceSteps: Int
     /// How long a client has to send a request's head (from connecting or the last answer), and
     /// its body after the head; a client slower than that on purpose is disconnected.
     public var requestHeadTimeout: Duration
@@ -83,6 +85,7 @@ public struct LuthierConfiguration: Sendable {
         maxEventStreamsPerClient: Int = 200,
         sessionTapEvents: Int = 512,
         shopTapEvents: Int = 4_096,
+        sessionTraceSteps: Int = 256,
         requestHeadTimeout: Duration = .seconds(10),
         requestBodyTimeout: Duration = .seconds(10),
         stalledReaderTimeout: Duration = .seconds(30),
@@ -116,6 +119,7 @@ public struct LuthierConfiguration: Sendable {
         self.maxKioskStreams = maxKioskStreams
         self.sessionTapEvents = sessionTapEvents
         self.shopTapEvents = shopTapEvents
+        self.sessionTraceSteps = sessionTraceSteps
         self.maxEventStreamsPerClient = maxEventStreamsPerClient
         self.requestHeadTimeout = requestHeadTimeout
         self.requestBodyTimeout = requestBodyTimeout

@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import LuthierDomain
 import LuthierFeatures
 
 /// The stream inspector (`/inspect`): the visitor's own session's tapped streams as a live marble
@@ -18,6 +20,9 @@ struct InspectController: Sendable {
     let shopTaps: TapRecorder?
     /// The connection counts, drawn on the shop's `shop.connections` lane when they change.
     let shopCounts: @Sendable () -> String
+    /// The shop's discount codes: a trace carries those its session typed, so that the replay
+    /// answers them the same way.
+    let shopCodes: [DiscountCode]
 
     /// The windows the diagram can show, in seconds.
     static let windows = [10, 60, 300]
@@ -36,6 +41,7 @@ struct InspectController: Sendable {
         let routes = RouteCollection(context: LuthierRequestContext.self)
         routes.get("/inspect", use: page)
         routes.get("/inspect/events", use: events)
+        routes.get("/inspect/trace", use: trace)
         // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
         routes.get("/inspect/shop") { [responses] _, _ in responses.seeOther("/admin/inspect") }
         routes.get("/admin/inspect", use: shopPage)
@@ -70,6 +76,25 @@ struct InspectController: Sendable {
         return await stream(
             recorder, view, request: request, context: context, client: client,
             opened: { session.streamOpened() }, closed: { session.streamClosed() })
+    }
+
+    /// `GET /inspect/trace`: the session's trace, the steps its stores took while it was recorded
+    /// (an inspector open), as JSON for `luthier replay trace.json`. It names no session and holds
+    /// no key (see `SessionTrace`).
+    @Sendable func trace(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
+            throw UserFacingError(
+                .notFound, "This browser has no session yet: open / first; a trace holds that session's steps.")
+        }
+        let steps = recorder.traceSteps
+        let trace = SessionTrace(steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: shopCodes)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json", .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"luthier-trace.json\"",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: try trace.json())))
     }
 
     /// `GET /admin/inspect`, for the admin: the shop's streams (the kiosk feed, the workshop floor

@@ -32,6 +32,8 @@ public final class SessionRegistry: Sendable {
     private let onBuilderActed: @Sendable (Guitar) -> Void
     /// The tap events each session's recorder keeps.
     private let tapEvents: Int
+    /// The store steps each session's recorder keeps for its trace.
+    private let traceSteps: Int
     private let sessions = Mutex<[SessionID: Session]>([:])
     /// Signs the ids it hands out, so that an id whose session never acted can be adopted later.
     private let issuer = SessionIDIssuer()
@@ -62,6 +64,7 @@ public final class SessionRegistry: Sendable {
         discounts: [DiscountCode] = [],
         logger: Logger = Logger(label: "luthier.sessions"),
         tapEvents: Int = 512,
+        traceSteps: Int = 256,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         elapsed = stopwatch(on: environment.clock)
@@ -70,6 +73,7 @@ public final class SessionRegistry: Sendable {
             renderer: renderer, logger: logger)
         self.onBuilderActed = onBuilderActed
         self.tapEvents = tapEvents
+        self.traceSteps = traceSteps
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
@@ -177,7 +181,8 @@ public final class SessionRegistry: Sendable {
     private func makeSession(id: SessionID, snapshot: SessionSnapshot) -> Session {
         var environment = environment
         environment.taps = TapRecorder(
-            capacity: tapEvents, clock: environment.clock, log: TapRecorder.traceLog(to: logger))
+            capacity: tapEvents, traceCapacity: traceSteps, clock: environment.clock, now: environment.now,
+            log: TapRecorder.traceLog(to: logger))
         return Session(
             id: id,
             snapshot: snapshot,

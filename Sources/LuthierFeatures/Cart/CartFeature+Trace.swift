@@ -1,0 +1,14 @@
+extension CartFeature {
+    /// The cart's store's name in a session's trace.
+    public static let traceName = "cart"
+}
+
+extension CartFeature.Action: Traceable {
+    /// A cart action holds no secret: guitars, line ids, a typed code and a checkout (no keys).
+    public var redacted: CartFeature.Action { self }
+}
+
+extension CartState: Traceable {
+    /// The cart holds no secret: lines, a code the customer typed, a checkout id.
+    public var redacted: CartState { self }
+}

@@ -1,0 +1,21 @@
+extension CheckoutFeature {
+    /// A checkout's store's name in a session's trace.
+    public static let traceName = "checkout"
+}
+
+extension CheckoutFeature.Action: Traceable {
+    /// A placed order comes back with its access key and the session's key: both are replaced.
+    public var redacted: CheckoutFeature.Action {
+        guard case .orderPlaced(let order) = self else { return self }
+        return .orderPlaced(order.redacted)
+    }
+}
+
+extension CheckoutState: Traceable {
+    /// The order, once placed, without its keys.
+    public var redacted: CheckoutState {
+        var state = self
+        state.order = order?.redacted
+        return state
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// One action a store applied while its session was recorded: what it was, where it came from,
+/// the state before and after it (or the refusal that left the state as it was), and when.
+///
+/// The values are kept as they are (redacted), not as text: a trace is folded again by
+/// `luthier replay`. Type-erased, so that one ring holds the steps of every store of a session.
+public struct TraceStep: Sendable {
+    /// Whether the action came in (a form post) or came back from the store's own work.
+    public enum Origin: String, Sendable, Hashable, Codable {
+        case input, effect
+    }
+
+    /// The reducer's name: `build`, `cart` or `checkout`.
+    public let store: String
+    /// Which store of that name (a session makes a new checkout store for each checkout).
+    public let instance: Int
+    /// When, on the recorder's clock.
+    public let at: Duration
+    /// When, on the wall clock (what a reducer that reads the date, the cart's code expiry, saw).
+    public let date: Date
+    public let origin: Origin
+    public let action: any Traceable
+    public let before: any Traceable
+    /// The state the action led to; nil when it was refused.
+    public let after: (any Traceable)?
+    /// The reducer's refusal, as written by `String(describing:)`; nil when the action was applied.
+    public let refusal: String?
+}
+
+/// Where a store writes its steps: its recorder, its name and its instance number.
+///
+/// Made only for a reducer whose actions and states are `Traceable` (the initializer says so), so
+/// that `Store` itself stays generic over any reducer.
+public struct StoreTrace<State: Sendable, Action: Sendable>: Sendable {
+    let recorder: TapRecorder
+    private let makeStep: @Sendable (TraceStep.Origin, Action, State, State?, String?, Duration, Date) -> TraceStep
+
+    /// Records a step if the recorder records now (nothing is copied otherwise).
+    func record(_ origin: TraceStep.Origin, _ action: Action, before: State, after: State?, refusal: String?) {
+        guard recorder.isRecording else { return }
+        recorder.record(makeStep(origin, action, before, after, refusal, recorder.now, recorder.date()))
+    }
+}
+
+extension StoreTrace where State: Traceable, Action: Traceable {
+    /// The trace of a new store named `store` (its instance number is the recorder's next).
+    public init(_ recorder: TapRecorder, store: String) {
+        self.recorder = recorder
+        let instance = recorder.nextInstance()
+        makeStep = { origin, action, before, after, refusal, at, date in
+            TraceStep(
+                store: store, instance: instance, at: at, date: date, origin: origin, action: action.redacted,
+                before: before.redacted, after: after?.redacted, refusal: refusal)
+        }
+    }
+}
