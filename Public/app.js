@@ -185,6 +185,13 @@
     post(form.getAttribute('action'), body.toString());
   });
 
+  // A slider that names an <output> (the inspector's scrubber) shows its value as it moves.
+  document.addEventListener('input', function (event) {
+    var input = event.target;
+    var shown = input.dataset && input.dataset.shows && document.getElementById(input.dataset.shows);
+    if (shown) shown.textContent = input.value;
+  });
+
   document.addEventListener('submit', function (event) {
     var form = event.target;
     if (!form.dataset.live) return;

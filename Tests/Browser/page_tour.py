@@ -1,6 +1,6 @@
 """A walk through every kind of page a customer, a kiosk or a stray visitor meets: the builder,
 the cart empty and full, a checkout of a cart and of one guitar, just ordered, the order page,
-the stream inspector, the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
+the stream inspector (live, at a moment, and a page as it was), the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
 with what to check on each."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import WAIT, click_label, wait_live
 
-KINDS_OF_PAGE = 10
+KINDS_OF_PAGE = 12
 
 
 def click(driver, selector: str) -> None:
@@ -64,6 +64,21 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
     wait_live(driver)
     WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#inspector-lanes svg")))
     check("stream inspector")
+
+    # A step recorded while the inspector records, then the scrubber's moment and a page as it was.
+    driver.get(base_url + "/")
+    wait_live(driver)
+    click_label(driver, "color", "earth")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_element(By.ID, "guitar-description").text.startswith("Earth"))
+    driver.get(base_url + "/inspect?window=300")
+    wait_live(driver)
+    click(driver, ".scrubber-form button[type=submit]")
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "moment-heading")))
+    check("stream inspector at a moment")
+    click(driver, ".moment-pages a")
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".frozen-note")))
+    check("a page as it was")
 
     driver.get(base_url + "/kiosk")
     wait_live(driver)

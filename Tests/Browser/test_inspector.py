@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import WAIT, click_label, wait_live
@@ -68,3 +70,36 @@ def test_pause_holds_the_diagram_until_it_is_released(driver, base_url):
     driver.find_element(By.ID, "inspector-pause").click()
     WebDriverWait(driver, WAIT).until(
         lambda d: any(label and label.startswith("build.input: change(color: Dusk)") for label in marble_labels(d)))
+
+
+def description(driver) -> str:
+    return driver.find_element(By.ID, "guitar-description").text
+
+
+def test_the_scrubber_goes_back_to_a_moment_and_shows_the_builder_as_it_was(driver, base_url):
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60")
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "sky")
+    WebDriverWait(driver, WAIT).until(lambda d: description(d).startswith("Sky"))
+    click_label(driver, "color", "dusk")
+    WebDriverWait(driver, WAIT).until(lambda d: description(d).startswith("Dusk"))
+
+    driver.switch_to.window(inspector)
+    driver.get(base_url + "/inspect?window=60")
+    slider = driver.find_element(By.ID, "inspector-moment")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("1", "2")
+    # Moving the slider shows the step it is on before anything is sent.
+    slider.send_keys(Keys.HOME)
+    assert driver.find_element(By.ID, "inspector-moment-value").text == "1"
+    driver.find_element(By.CSS_SELECTOR, ".scrubber-form button[type=submit]").click()
+    heading = WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "moment-heading")))
+    assert heading.text.startswith("Right after step 1")
+    assert "change(color: Sky)" in driver.find_element(By.CSS_SELECTOR, ".inspector-moment code").text
+
+    driver.find_element(By.LINK_TEXT, "The builder as it was").click()
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".frozen-note")))
+    assert description(driver).startswith("Sky")
+    assert driver.find_element(By.ID, "main").get_attribute("inert") is not None
+    # The live builder is where it is now.
+    driver.switch_to.window(builder)
+    assert description(driver).startswith("Dusk")

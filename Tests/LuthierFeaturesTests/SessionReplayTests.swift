@@ -149,6 +149,26 @@ import Testing
         #expect(session.recorder.traceSteps.isEmpty)
     }
 
+    @Test("a moment is each store's state right after a step: its last state by then, or its first one still to come")
+    func moments() async throws {
+        let session = Recorded()
+        try await session.play()
+        let steps = session.recorder.traceSteps
+        #expect(steps.map(\.number) == Array(1...9))
+        let current = (build: session.build.latestState, cart: session.cart.latestState, checkout: CheckoutState?.none)
+        let first = try #require(SessionMoment(after: 1, in: steps, current: current))
+        #expect(first.build.guitar == Guitar(shape: .longV, color: .sky))
+        #expect(first.cart.cart.isEmpty, "the cart's first step came later; it was empty until then")
+        let coded = try #require(SessionMoment(after: 5, in: steps, current: current))
+        #expect(coded.build.guitar == Guitar(shape: .longV, color: .sky, body: .koa))
+        #expect(coded.cart.discount == Self.band && coded.cart.cart.guitarCount == 2)
+        #expect(coded.output.cart.guitarCount == 2)
+        #expect(coded.checkout == nil)
+        let last = try #require(SessionMoment(after: 9, in: steps, current: current))
+        #expect(last.build.guitar == .standard)
+        #expect(SessionMoment(after: 10, in: steps, current: current) == nil)
+    }
+
     @Test("a placed order is kept without its keys, in the action and in the states")
     func ordersRedacted() throws {
         let order = Order(

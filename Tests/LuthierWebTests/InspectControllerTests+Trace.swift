@@ -85,3 +85,59 @@ private struct ForgetfulCheckout: Reducer {
         return effect
     }
 }
+
+extension InspectControllerTests {
+    @Test("the scrubber picks a moment: each screen's state then, and its pages drawn as they were")
+    func scrubber() async throws {
+        try await TestShop.run { app, _ in
+            let cookie = try await app.newSession()
+            let before = try await app.get("/inspect", cookie: cookie)
+            #expect(!before.text.contains("inspector-moment"), "no scrubber before a step is recorded")
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost("/cart/items", form: "", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost(form: "color=dusk", cookie: cookie).status == 204)
+
+            let page = try await app.get("/inspect", cookie: cookie)
+            #expect(page.text.contains(#"type="range" name="moment" min="1" max="3" value="3""#), "\(page.text)")
+            #expect(page.text.contains(#"href="/inspect/trace""#))
+
+            let first = try await app.get("/inspect?moment=1", cookie: cookie)
+            #expect(first.status == 200)
+            #expect(first.text.contains("Right after step 1"))
+            #expect(first.text.contains("build#1 input change(color: Sky)"), "\(first.text)")
+            // The cart took its first step later: it was still empty then.
+            #expect(first.text.contains("<dt>cart</dt><dd>0 lines, 0 guitars"), "\(first.text)")
+            #expect(first.text.contains(#"href="/inspect/moment?moment=1&amp;page=builder""#))
+            #expect(!first.text.contains("page=checkout"), "no checkout then")
+
+            let builderThen = try await app.get("/inspect/moment?moment=1&page=builder", cookie: cookie)
+            #expect(builderThen.status == 200)
+            let then = BuilderPageSnapshot(html: builderThen.text)
+            #expect(then.text(ofElement: "guitar-description")?.hasPrefix("Sky") == true, "\(builderThen.text)")
+            #expect(builderThen.text.contains(#"<main id="main" tabindex="-1" inert>"#))
+            #expect(!builderThen.text.contains("data-events"), "a picture follows no stream")
+            #expect(builderThen.text.contains(#"<a href="/inspect?moment=1">Back to the inspector</a>"#))
+            let builderNow = try await app.get("/inspect/moment?moment=3&page=builder", cookie: cookie)
+            #expect(
+                BuilderPageSnapshot(html: builderNow.text).text(ofElement: "guitar-description")?.hasPrefix("Dusk")
+                    == true)
+            let cartThen = try await app.get("/inspect/moment?moment=2&page=cart", cookie: cookie)
+            #expect(cartThen.status == 200)
+            #expect(cartThen.text.contains("Sky"), "the cart's line was the sky guitar")
+
+            let refusals = [
+                ("/inspect/moment?moment=2&page=checkout", "no checkout right after step 2"),
+                ("/inspect?moment=9", "the recording keeps steps 1 to 3"),
+                ("/inspect/moment?moment=0&page=cart", "moment must be a step number"),
+                ("/inspect/moment?moment=x&page=cart", "moment must be a step number"),
+                ("/inspect/moment?moment=99999999999999999999&page=cart", "moment must be a step number"),
+                ("/inspect/moment?moment=1&page=kiosk", "page must be builder, cart or checkout"),
+            ]
+            for (path, sentence) in refusals {
+                let refused = try await app.get(path, cookie: cookie)
+                #expect(refused.status == 422, "\(path)")
+                #expect(refused.text.contains(sentence), "\(path): \(refused.text)")
+            }
+        }
+    }
+}

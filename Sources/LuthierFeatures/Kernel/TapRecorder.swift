@@ -161,7 +161,11 @@ public final class TapRecorder: Sendable {
 
     /// Keeps a store's step for the trace (its `StoreTrace` checked that recording is on).
     func record(_ step: TraceStep) {
-        steps.withLock { $0.append(step) }
+        var step = step
+        steps.withLock { ring in
+            step.number = ring.recorded + 1
+            ring.append(step)
+        }
     }
 
     /// The store steps kept, oldest first: the session's trace.

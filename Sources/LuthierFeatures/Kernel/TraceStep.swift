@@ -11,6 +11,9 @@ public struct TraceStep: Sendable {
         case input, effect
     }
 
+    /// The step's number in its session's recording (1, 2, …; set when kept), which stays the same
+    /// while older steps leave the ring: the inspector's scrubber names a moment by it.
+    public internal(set) var number = 0
     /// The reducer's name: `build`, `cart` or `checkout`.
     public let store: String
     /// Which store of that name (a session makes a new checkout store for each checkout).

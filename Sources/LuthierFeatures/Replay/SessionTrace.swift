@@ -70,7 +70,7 @@ public struct SessionTrace: Sendable, Codable {
 
 extension TraceStep: Codable {
     private enum CodingKeys: String, CodingKey {
-        case store, instance, at, date, origin, action, before, after, refusal
+        case number, store, instance, at, date, origin, action, before, after, refusal
     }
 
     /// How to read the action and the states of each store a trace may name.
@@ -99,6 +99,7 @@ extension TraceStep: Codable {
                 forKey: .store, in: container,
                 debugDescription: "store must be one of \(Self.stores.keys.sorted().joined(separator: ", ")).")
         }
+        number = try container.decode(Int.self, forKey: .number)
         instance = try container.decode(Int.self, forKey: .instance)
         at = .milliseconds(try container.decode(Int64.self, forKey: .at))
         date = try container.decode(Date.self, forKey: .date)
@@ -120,6 +121,7 @@ extension TraceStep: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
         try container.encode(store, forKey: .store)
         try container.encode(instance, forKey: .instance)
         try container.encode(at.milliseconds, forKey: .at)

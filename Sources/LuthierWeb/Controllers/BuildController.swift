@@ -84,6 +84,8 @@ struct BuilderPage: Sendable {
 
     let cart: CartOutput
     let output: BuildOutput
+    /// Set when the page is drawn as it was at a moment of the session (the inspector's scrubber).
+    var frozen: FrozenMoment? = nil
 
     var key: Key {
         Key(guitar: output.guitar, checkoutButton: output.checkoutButton, checkoutID: output.checkoutID, cart: cart)

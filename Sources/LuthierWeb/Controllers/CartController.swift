@@ -112,4 +112,6 @@ struct CartController: Sendable {
 struct CartPage: Sendable {
     let cart: CartOutput
     let view: CartView
+    /// Set when the page is drawn as it was at a moment of the session (the inspector's scrubber).
+    var frozen: FrozenMoment? = nil
 }

@@ -154,4 +154,6 @@ struct CheckoutPage: Sendable {
     let cart: CartOutput
     let output: CheckoutOutput
     let pictures: [Picture]
+    /// Set when the page is drawn as it was at a moment of the session (the inspector's scrubber).
+    var frozen: FrozenMoment? = nil
 }

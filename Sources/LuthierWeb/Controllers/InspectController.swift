@@ -42,6 +42,7 @@ struct InspectController: Sendable {
         routes.get("/inspect", use: page)
         routes.get("/inspect/events", use: events)
         routes.get("/inspect/trace", use: trace)
+        routes.get("/inspect/moment", use: momentPage)
         // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
         routes.get("/inspect/shop") { [responses] _, _ in responses.seeOther("/admin/inspect") }
         routes.get("/admin/inspect", use: shopPage)
@@ -50,17 +51,95 @@ struct InspectController: Sendable {
     }
 
     /// `GET /inspect[?window=10|60|300][&lane=prefix]`: the session's diagram as it is now.
+    ///
+    /// With `moment=N` (the scrubber), the session as it was right after step N of its recording:
+    /// each screen's state, and links to its pages drawn as they were.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let view = try View(of: request, base: "/inspect")
         guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
+            if view.moment != nil { throw Self.noRecording }
             return responses.page(
                 renderer.render(InspectPage(view: view, diagram: nil, isShop: false), template: "inspect"))
         }
         recorder.lease(for: Self.snapshotLease)
+        let steps = recorder.traceSteps
+        let moment = try view.moment.map { try Self.moment($0, of: session, in: steps) }
         return responses.page(
             renderer.render(
-                InspectPage(view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false),
+                InspectPage(
+                    view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false,
+                    scrubber: Scrubber(steps: steps, view: view), moment: moment.map(MomentView.init)),
                 template: "inspect"))
+    }
+
+    /// `GET /inspect/moment?moment=N&page=builder|cart|checkout`: that page as it was right after
+    /// step N, drawn by the same templates from the states the recording holds; a picture (inert,
+    /// with no live stream), with a way back to the inspector.
+    @Sendable func momentPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let view = try View(of: request, base: "/inspect")
+        guard let number = view.moment else {
+            throw UserFacingError(
+                .unprocessableContent, "moment is required: a step number from the inspector's scrubber.")
+        }
+        let page = request.uri.queryParameters.get("page").map { String($0) } ?? ""
+        guard let pageName = MomentView.pages[page] else {
+            throw UserFacingError(.unprocessableContent, "page must be builder, cart or checkout.")
+        }
+        guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
+            throw Self.noRecording
+        }
+        let moment = try Self.moment(number, of: session, in: recorder.traceSteps)
+        let output = moment.output
+        let frozen = FrozenMoment(
+            text: "Your \(pageName) as it was right after step \(number) (\(MomentView.describe(moment.step))). "
+                + "A picture: nothing on it acts.",
+            back: "/inspect?moment=\(number)")
+        switch page {
+        case "cart":
+            let view = CartView(cart: output.cart, checkoutButton: output.build.checkoutButton)
+            return responses.page(
+                renderer.render(CartPage(cart: output.cart, view: view, frozen: frozen), template: "cart"))
+        case "checkout":
+            guard let checkout = output.checkout, let state = moment.checkout else {
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "There was no checkout right after step \(number): page must be builder or cart for it.")
+            }
+            let pictures = state.checkout.lines.map { Picture(svg: GuitarArtwork(guitar: $0.guitar).svg) }
+            return responses.page(
+                renderer.render(
+                    CheckoutPage(cart: output.cart, output: checkout, pictures: pictures, frozen: frozen),
+                    template: "checkout"))
+        default:
+            return responses.page(
+                renderer.render(
+                    BuilderPage(cart: output.cart, output: output.build, frozen: frozen), template: "builder"))
+        }
+    }
+
+    static let noRecording = UserFacingError(
+        .notFound, "This browser has no session yet: open / first; the inspector records that session's steps.")
+
+    /// The session right after step `number`, or a refusal that says which steps are kept.
+    private static func moment(_ number: Int, of session: Session, in steps: [TraceStep]) throws(UserFacingError)
+        -> SessionMoment
+    {
+        let current = (
+            build: session.build.latestState, cart: session.cart.latestState,
+            checkout: session.build.currentCheckout?.latestState
+        )
+        guard let moment = SessionMoment(after: number, in: steps, current: current) else {
+            guard let first = steps.first?.number, let last = steps.last?.number else {
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "moment \(number) is not recorded: no step is recorded yet; change something while the inspector is open."
+                )
+            }
+            throw UserFacingError(
+                .unprocessableContent,
+                "moment \(number) is not recorded: the recording keeps steps \(first) to \(last).")
+        }
+        return moment
     }
 
     /// `GET /inspect/events[?window=…][&lane=…]`: the session's diagram redrawn as its streams move;
@@ -83,8 +162,7 @@ struct InspectController: Sendable {
     /// no key (see `SessionTrace`).
     @Sendable func trace(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
-            throw UserFacingError(
-                .notFound, "This browser has no session yet: open / first; a trace holds that session's steps.")
+            throw Self.noRecording
         }
         let steps = recorder.traceSteps
         let trace = SessionTrace(steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: shopCodes)
@@ -175,10 +253,12 @@ struct InspectController: Sendable {
         Fragment(target: Self.target, html: renderer.render(diagram.view, template: "fragments/inspector-lanes"))
     }
 
-    /// What the visitor asked to see: a window, and lanes whose name starts with a prefix.
+    /// What the visitor asked to see: a window, lanes whose name starts with a prefix, and a moment.
     struct View: Sendable {
         let window: Int
         let lane: String?
+        /// The step the scrubber picked, if any.
+        let moment: Int?
         /// The page's own address, for the links and the stream.
         let base: String
 
@@ -199,6 +279,15 @@ struct InspectController: Sendable {
                     "lane must be the start of a lane's name: letters, digits and dots, at most 40.")
             }
             self.lane = lane.isEmpty ? nil : lane
+            if let value = request.uri.queryParameters.get("moment") {
+                guard value.utf8.count <= 18, let number = Int(value), number > 0 else {
+                    throw UserFacingError(
+                        .unprocessableContent, "moment must be a step number from the scrubber: a whole number from 1.")
+                }
+                moment = number
+            } else {
+                moment = nil
+            }
         }
 
         /// The query that asks for this view, with another window if given.
@@ -224,9 +313,19 @@ struct InspectPage: Sendable {
     let windows: [WindowLink]
     let base: String
     let lane: String
+    let scrubber: Scrubber?
+    let moment: MomentView?
 
-    /// - Parameter diagram: nil when the visitor has no session yet.
-    init(view: InspectController.View, diagram: Fragment?, isShop: Bool) {
+    /// - Parameters:
+    ///   - diagram: nil when the visitor has no session yet.
+    ///   - scrubber: nil when nothing is recorded for a trace (or for the shop's view).
+    ///   - moment: the moment the scrubber picked.
+    init(
+        view: InspectController.View, diagram: Fragment?, isShop: Bool, scrubber: Scrubber? = nil,
+        moment: MomentView? = nil
+    ) {
+        self.scrubber = scrubber
+        self.moment = moment
         heading = isShop ? "The shop's streams" : "Your session's streams"
         hasSession = diagram != nil
         lanes = diagram?.html ?? ""
@@ -239,4 +338,89 @@ struct InspectPage: Sendable {
                 label: seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min", isCurrent: seconds == view.window)
         }
     }
+}
+
+/// The scrubber: a slider over the steps the recording keeps, in a form that works without
+/// JavaScript (Show), keeping the window and the lane filter.
+struct Scrubber: Sendable {
+    let first: Int
+    let last: Int
+    let value: Int
+    let window: Int
+    let lane: String
+
+    /// Nil when no step is kept yet.
+    init?(steps: [TraceStep], view: InspectController.View) {
+        guard let first = steps.first?.number, let last = steps.last?.number else { return nil }
+        self.first = first
+        self.last = last
+        value = min(max(view.moment ?? last, first), last)
+        window = view.window
+        lane = view.lane ?? ""
+    }
+}
+
+/// A moment the scrubber picked, as the inspector shows it.
+struct MomentView: Sendable {
+    struct State: Sendable {
+        let name: String
+        let summary: String
+        /// The state as the trace writes it.
+        let json: String
+    }
+
+    struct PageLink: Sendable {
+        let href: String
+        let label: String
+    }
+
+    /// The pages a moment can be drawn as, by their `page=` value.
+    static let pages = ["builder": "builder", "cart": "cart", "checkout": "checkout page"]
+
+    let heading: String
+    let action: String
+    let states: [State]
+    let pages: [PageLink]
+
+    init(_ moment: SessionMoment) {
+        let step = moment.step
+        heading = "Right after step \(step.number), at \(Self.seconds(step.at)) s"
+        action = Self.describe(step)
+        var states = [
+            State(name: "build", summary: moment.build.description, json: Self.json(moment.build)),
+            State(name: "cart", summary: moment.cart.description, json: Self.json(moment.cart)),
+        ]
+        if let checkout = moment.checkout {
+            states.append(State(name: "checkout", summary: checkout.description, json: Self.json(checkout)))
+        }
+        self.states = states
+        pages = (["builder", "cart"] + (moment.checkout == nil ? [] : ["checkout"])).map { page in
+            PageLink(
+                href: "/inspect/moment?moment=\(step.number)&page=\(page)",
+                label: "The \(Self.pages[page] ?? page) as it was")
+        }
+    }
+
+    /// "checkout#3 input currencyChosen(EUR)", or with the refusal.
+    static func describe(_ step: TraceStep) -> String {
+        "\(step.store)#\(step.instance) \(step.origin.rawValue) \(step.action)"
+            + (step.refusal.map { ", refused: \($0)" } ?? "")
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.3f", duration.seconds)
+    }
+
+    private static func json(_ state: some Traceable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return (try? encoder.encode(state.redacted)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+}
+
+/// What a page drawn as it was says above itself.
+struct FrozenMoment: Sendable {
+    let text: String
+    let back: String
 }
