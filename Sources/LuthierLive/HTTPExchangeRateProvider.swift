@@ -32,6 +32,11 @@ public actor HTTPExchangeRateProvider {
     /// Time on the injected clock since this provider was made.
     private let elapsed: @Sendable () -> Duration
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// Where the provider tells the shop's inspector what it does: `rates.cache` (an ask answered
+    /// from the cache), `rates.join` (an ask that joined the fetch in flight: single flight) and
+    /// `rates.fetch` (each upstream fetch: its start, its answer or its failure). Never the URL,
+    /// which may carry a key.
+    private let tap: Tap?
 
     /// The last good rate of each currency, whichever fetch brought it.
     private var lastGood: [Currency: ExchangeRate] = [:]
@@ -55,6 +60,7 @@ public actor HTTPExchangeRateProvider {
     ///   - timeToLive: How long a good answer is used without asking again.
     ///   - retryAfterFailure: How long a failed fetch is remembered before the provider is asked again.
     ///   - now: The wall-clock time a fetch counts as of, when the document carries no date.
+    ///   - tap: where to record the cache, the single flight and the fetches (the shop's recorder).
     public init(
         url: URL,
         httpClient: HTTPClient,
@@ -63,7 +69,8 @@ public actor HTTPExchangeRateProvider {
         timeToLive: Duration = .seconds(600),
         retryAfterFailure: Duration = .seconds(30),
         now: @escaping @Sendable () -> Date = Date.init,
-        logger: Logger
+        logger: Logger,
+        tap: Tap? = nil
     ) {
         self.url = url
         self.httpClient = httpClient
@@ -74,6 +81,7 @@ public actor HTTPExchangeRateProvider {
         self.logger = logger
         self.elapsed = stopwatch(on: clock)
         self.sleep = { duration in try await clock.sleep(for: duration) }
+        self.tap = tap
     }
 
     /// The rate of `currency` per US dollar: cached, fetched once for everyone, or the last good one.
@@ -82,8 +90,10 @@ public actor HTTPExchangeRateProvider {
     /// rate for `currency` has ever been had.
     public func rate(for currency: Currency) async throws(ExchangeRateError) -> ExchangeRate {
         if currency == .usd { return .dollar(asOf: now()) }
-        if !isLastFetchCurrent {
-            await fetchOnce()
+        if isLastFetchCurrent {
+            tap?.record("cache", .value, "\(currency.code): \(lastGood[currency] == nil ? "none kept" : "cached")")
+        } else {
+            await fetchOnce(for: currency)
         }
         if let rate = lastGood[currency] { return rate }
         throw .unavailable(currency: currency, reason: reasonMissing(currency))
@@ -107,11 +117,13 @@ public actor HTTPExchangeRateProvider {
     }
 
     /// Joins the fetch in flight, or starts one that every later caller joins until it ends.
-    private func fetchOnce() async {
+    private func fetchOnce(for currency: Currency) async {
         let fetch: Task<Void, Never>
         if let fetchInFlight {
             fetch = fetchInFlight
+            tap?.record("join", .value, "\(currency.code) joins the fetch in flight (\(waitingForFetch + 1) waiting)")
         } else {
+            tap?.record("fetch", .subscription, "for \(currency.code)")
             // Unstructured on purpose: one caller giving up must not cancel the others' fetch.
             fetch = Task { await self.fetchAndRemember() }
             fetchInFlight = fetch
@@ -134,10 +146,12 @@ public actor HTTPExchangeRateProvider {
                     "exchange rate unusable", metadata: ["currency": "\(currency.code)", "reason": "\(reason)"])
             }
             logger.debug("exchange rates fetched", metadata: ["asOf": "\(asOf)", "url": "\(url)"])
+            tap?.record("fetch", .value, "\(response.perDollar.count) currencies")
             outcome = .succeeded(unusable: response.unusable)
         } catch {
             let reason = String(describing: error)
             logger.warning("exchange rate fetch failed", metadata: ["reason": "\(reason)", "url": "\(url)"])
+            tap?.record("fetch", .failure, reason)
             outcome = .failed(reason: reason)
         }
         lastFetch = (elapsed(), outcome)

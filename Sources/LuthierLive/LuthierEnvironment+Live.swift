@@ -33,7 +33,10 @@ public struct LiveSystem: Sendable {
     ///   - databasePath: the SQLite file (created and migrated if needed), or `:memory:`.
     ///   - ratesURL: an upstream rates provider; nil uses the embedded default rates.
     ///   - simulateLatency: makes the workshop take the original app's times (for demos).
-    public init(databasePath: String, ratesURL: URL?, simulateLatency: Bool, logger: Logger) throws {
+    ///   - shopTaps: the shop's tap recorder (its inspector), which the rates provider records into.
+    public init(
+        databasePath: String, ratesURL: URL?, simulateLatency: Bool, logger: Logger, shopTaps: TapRecorder? = nil
+    ) throws {
         let clock = ContinuousClock()
         store = try WorkshopStore(path: databasePath)
         let exchangeRates: ExchangeRateClient
@@ -41,18 +44,21 @@ public struct LiveSystem: Sendable {
             let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
             self.httpClient = httpClient
             exchangeRates = .http(
-                provider: HTTPExchangeRateProvider(url: ratesURL, httpClient: httpClient, clock: clock, logger: logger)
-            )
+                provider: HTTPExchangeRateProvider(
+                    url: ratesURL, httpClient: httpClient, clock: clock, logger: logger,
+                    tap: shopTaps.map { Tap($0, "rates") }))
         } else {
             httpClient = nil
             exchangeRates = .embedded()
         }
-        environment = .live(
+        var environment = LuthierEnvironment.live(
             workshop: .live(store: store, clock: clock, simulatedLatency: simulateLatency),
             exchangeRates: exchangeRates,
             sessions: .live(store: store),
             analytics: .live(store: store)
         )
+        environment.taps = shopTaps
+        self.environment = environment
     }
 
     /// Releases the HTTP client, after the server has stopped.

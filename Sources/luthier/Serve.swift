@@ -226,7 +226,8 @@ struct Serve: AsyncParsableCommand {
             databasePath: database,
             ratesURL: ratesURL.flatMap(URL.init(string:)),
             simulateLatency: simulateLatency,
-            logger: logger
+            logger: logger,
+            shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger)
         )
         let host = host
         let (app, _) = try await buildApplicationWithServices(

@@ -39,11 +39,12 @@ import Testing
         clock: TestClock<Duration>,
         timeout: Duration = .seconds(3),
         timeToLive: Duration = .seconds(600),
-        now: @escaping @Sendable () -> Date = { fetchedAt }
+        now: @escaping @Sendable () -> Date = { fetchedAt },
+        taps: TapRecorder? = nil
     ) -> HTTPExchangeRateProvider {
         HTTPExchangeRateProvider(
             url: url, httpClient: client, clock: clock, timeout: timeout, timeToLive: timeToLive,
-            retryAfterFailure: .seconds(30), now: now, logger: silent
+            retryAfterFailure: .seconds(30), now: now, logger: silent, tap: taps.map { Tap($0, "rates") }
         )
     }
 
@@ -152,6 +153,38 @@ import Testing
             #expect(provider.requests == 1)
             _ = try await rates.rate(for: .eur)
             #expect(provider.requests == 2)
+        }
+    }
+
+    @Test("the shop's inspector sees the fetch, the asks that join it, the cache and a failure, never the URL")
+    func tapped() async throws {
+        try await Self.withProvider(.hold(thenAnswer: LocalRatesProvider.goodRates)) { provider, url, client in
+            let clock = TestClock<Duration>()
+            let recorder = TapRecorder(capacity: 64, clock: clock)
+            let stopWatching = recorder.watch()
+            defer { stopWatching() }
+            let rates = Self.rates(url, client, clock: clock, taps: recorder)
+            try await withThrowingTaskGroup(of: ExchangeRate.self) { group in
+                for currency in [Currency.eur, .gbp, .ils] {
+                    group.addTask { try await rates.rate(for: currency) }
+                }
+                try await waitUntil("every ask waits for the one request") { await rates.waitingForFetch == 3 }
+                provider.releaseHeldRequests()
+                for try await _ in group {}
+            }
+            _ = try await rates.rate(for: .eur)
+            provider.behaviour = .status(.serviceUnavailable)
+            await clock.advance(by: .seconds(600))
+            _ = try await rates.rate(for: .eur)
+
+            let events = recorder.events
+            let fetches = events.filter { $0.lane == "rates.fetch" }
+            #expect(fetches.map(\.kind) == [.subscription, .value, .subscription, .failure], "\(fetches)")
+            #expect(fetches[1].text == "3 currencies")
+            #expect(fetches[3].text.contains("503"), "\(fetches[3].text)")
+            #expect(events.filter { $0.lane == "rates.join" }.count == 2)
+            #expect(events.filter { $0.lane == "rates.cache" }.map(\.text) == ["EUR: cached"])
+            #expect(!events.contains { $0.text.contains(url.absoluteString) || $0.text.contains("127.0.0.1") })
         }
     }
 

@@ -47,14 +47,19 @@ public func buildApplicationWithServices(
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
     var showroomEnvironment = environment
     if let showroomClock { showroomEnvironment.clock = showroomClock }
-    // The shop's streams (the kiosk feed, the workshop floor) record into a recorder of their own.
-    let shopTaps = TapRecorder(
-        capacity: configuration.shopTapEvents, clock: showroomEnvironment.clock, log: TapRecorder.traceLog(to: logger))
+    // The shop's streams (the kiosk feed, the workshop floor, the rates) record into a recorder of
+    // their own: the environment's when the live wiring made one (the rates provider it built
+    // records into it too), else a new one.
+    let shopTaps =
+        environment.taps
+        ?? TapRecorder.shop(configuration: configuration, clock: showroomEnvironment.clock, logger: logger)
     showroomEnvironment.taps = shopTaps
     // The showroom's inputs come first: the sessions tell the floor of orders and the kiosk of
     // builders, and the kiosk reads the sessions' counters.
     let floor = WorkshopFloor(environment: showroomEnvironment, pace: configuration.workshopPace)
     var sessionEnvironment = environment.telling(floor)
+    // Each session records into its own recorder (the registry gives it one), never the shop's.
+    sessionEnvironment.taps = nil
     // The exchange rates are the shop's, shared by every session's checkout: their requests are
     // tapped into the shop's recorder.
     sessionEnvironment.exchangeRates = environment.exchangeRates.tapped("rates.request", into: shopTaps)

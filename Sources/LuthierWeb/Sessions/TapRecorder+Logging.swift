@@ -11,3 +11,12 @@ extension TapRecorder {
         return { event in logger.trace("\(event.printed)") }
     }
 }
+
+extension TapRecorder {
+    /// The shop's recorder (the kiosk feed, the workshop floor, the rates), as configured.
+    public static func shop(
+        configuration: LuthierConfiguration, clock: any Clock<Duration>, logger: Logger
+    ) -> TapRecorder {
+        TapRecorder(capacity: configuration.shopTapEvents, clock: clock, log: traceLog(to: logger))
+    }
+}
