@@ -23,24 +23,24 @@ enum JSONDifference {
         switch (left, right) {
         case (let left as [String: Any], let right as [String: Any]):
             for key in Set(left.keys).union(right.keys).sorted() {
-                guard let l = left[key], let r = right[key] else {
+                guard let was = left[key], let now = right[key] else {
                     return (path + "." + key, left[key].map(text) ?? "absent", right[key].map(text) ?? "absent")
                 }
-                if let found = first(l, r, path: path + "." + key) { return found }
+                if let found = first(was, now, path: path + "." + key) { return found }
             }
             return nil
         case (let left as [Any], let right as [Any]):
-            for (index, (l, r)) in zip(left, right).enumerated() {
-                if let found = first(l, r, path: path + "[\(index)]") { return found }
+            for (index, (was, now)) in zip(left, right).enumerated() {
+                if let found = first(was, now, path: path + "[\(index)]") { return found }
             }
             guard left.count == right.count else {
                 return (path + ".count", "\(left.count)", "\(right.count)")
             }
             return nil
         default:
-            let l = text(left)
-            let r = text(right)
-            return l == r ? nil : (path.isEmpty ? "the state" : path, l, r)
+            let was = text(left)
+            let now = text(right)
+            return was == now ? nil : (path.isEmpty ? "the state" : path, was, now)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import Synchronization
 
 /// Folds a session's trace through the reducers again and says whether every step led to the
 /// state it led to when it was recorded: `luthier replay`.
@@ -33,16 +34,15 @@ public struct SessionReplay: Sendable {
     /// Replays `trace`, stopping at the first step whose outcome differs from the recorded one.
     public func replay(_ trace: SessionTrace) throws(ReplayError) -> ReplayVerdict {
         let clock = ReplayClock()
-        let date = DateBox()
+        let date = ReplayDate()
         let context = ReplayContext(
-            environment: .replaying(on: clock, now: { date.value }), discounts: trace.discounts,
-            now: { date.value })
+            environment: .replaying(on: clock, now: date.read), discounts: trace.discounts, now: date.read)
         var states: [StoreKey: any Traceable] = [:]
         var gaps = 0
         for (index, step) in trace.steps.enumerated() {
             guard let store = stores[step.store] else { throw .unknownStore(step.store, step: index + 1) }
             clock.set(to: step.at)
-            date.value = step.date
+            date.set(step.date)
             let key = StoreKey(name: step.store, instance: step.instance)
             let outcome = try store.apply(step, states[key], context, index + 1)
             if outcome.resumedAfterGap { gaps += 1 }
@@ -68,10 +68,12 @@ public struct SessionReplay: Sendable {
     }
 
     /// The date a replay's reducers read: the current step's.
-    private final class DateBox: @unchecked Sendable {
-        // Unchecked: written and read only by `replay`, synchronously, on one thread; the reducers
-        // read it while `replay` calls them, never from another task (a replay starts none).
-        var value = Date(timeIntervalSince1970: 0)
+    private final class ReplayDate: Sendable {
+        private let value = Mutex(Date(timeIntervalSince1970: 0))
+
+        func set(_ date: Date) { value.withLock { $0 = date } }
+
+        @Sendable func read() -> Date { value.withLock { $0 } }
     }
 }
 
