@@ -3,6 +3,8 @@
 (function () {
   'use strict';
   var root = document.documentElement;
+  // The shared worker's address, fingerprinted like this script's (the page names it).
+  var workerURL = (document.currentScript && document.currentScript.dataset.worker) || '/events-worker.js';
   if (!('EventSource' in window) || !('fetch' in window) || !('URLSearchParams' in window)) {
     return; // Old browser: the plain forms do everything.
   }
@@ -260,7 +262,7 @@
   function sharedPort() {
     if (!('SharedWorker' in window)) return null;
     try {
-      return new SharedWorker('/events-worker.js').port;
+      return new SharedWorker(workerURL).port;
     } catch (error) {
       return null;
     }

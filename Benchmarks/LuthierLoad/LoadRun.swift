@@ -342,10 +342,19 @@ final class LoadRun: Sendable {
         let trivial = try await throughput(client, "/healthz", cookie: cookie, phase: "pages")
         let builder = try await throughput(client, "/", cookie: cookie, phase: "pages")
         let checkout = try await throughput(client, "/checkout", cookie: cookie, phase: "pages")
+        // As a browser asks: the page compressed (its two cached segments around the version).
+        let gzip = [("Accept-Encoding", "gzip, deflate, br")]
+        let plainBytes = try await client.send(.GET, "/", cookie: cookie).body.readableBytes
+        let probe = try await client.send(.GET, "/", cookie: cookie, extra: gzip)
+        let encoding = probe.headers["content-encoding"].first ?? "identity"
+        let compressed = try await throughput(client, "/", cookie: cookie, extra: gzip, phase: "pages")
         report.add("pages", "GET /healthz (trivial route)", "\(Report.number(trivial, 0)) req/s")
         report.add("pages", "GET /", "\(Report.number(builder, 0)) req/s (\(ratio(builder, trivial)) of trivial)")
         report.add(
             "pages", "GET /checkout", "\(Report.number(checkout, 0)) req/s (\(ratio(checkout, trivial)) of trivial)")
+        report.add(
+            "pages", "GET / compressed (\(encoding), \(probe.body.readableBytes) of \(plainBytes) bytes)",
+            "\(Report.number(compressed, 0)) req/s (\(ratio(compressed, trivial)) of trivial)")
     }
 
     private func staticFiles(_ client: LoadHTTPClient) async throws {

@@ -86,14 +86,14 @@ struct RenderCacheTests {
         let page = BuilderPage(cart: cart, output: output)
         let fresh = renderer.render(page, template: "builder")
         #expect(fresh.contains("<svg"))
-        #expect(String(buffer: renderer.page(template: "builder", key: page.key) { page }) == fresh)
-        #expect(String(buffer: renderer.page(template: "builder", key: page.key) { page }) == fresh)
+        #expect(String(buffer: renderer.page(template: "builder", key: page.key) { page }.bytes) == fresh)
+        #expect(String(buffer: renderer.page(template: "builder", key: page.key) { page }.bytes) == fresh)
         #expect(renderer.cacheStatistics.pages.hits == 1)
 
         var changed = BuildState(guitar: .standard)
         changed.guitar.color = .sky
         let other = BuilderPage(cart: cart, output: BuildOutput(state: changed))
-        let otherHTML = String(buffer: renderer.page(template: "builder", key: other.key) { other })
+        let otherHTML = String(buffer: renderer.page(template: "builder", key: other.key) { other }.bytes)
         #expect(otherHTML != fresh)
         #expect(otherHTML == renderer.render(other, template: "builder"))
 

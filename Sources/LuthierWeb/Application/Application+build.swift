@@ -43,8 +43,8 @@ public func buildApplicationWithServices(
     showroomClock: (any Clock<Duration>)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> (some ApplicationProtocol, LuthierServices) {
-    let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
+    let renderer = try await PageRenderer(directory: configuration.templatesDirectory, assetURL: assets.url(for:))
     var showroomEnvironment = environment
     if let showroomClock { showroomEnvironment.clock = showroomClock }
     // The shop's streams (the kiosk feed, the workshop floor, the rates) record into a recorder of

@@ -7,41 +7,66 @@ struct ResponseFactory: Sendable {
     /// Where a refusal for a cause the operator should see (a limit, a cap, the store) is logged.
     var logger = Logger(label: "luthier.refusals")
 
-    /// A page that is personal to the session: never stored by a cache.
-    func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        page(ByteBuffer(string: html), status: status)
+    /// Answers smaller than this are sent plain: gzip's header and trailer, and the work, would
+    /// cost more than they save.
+    static let compressionThreshold = 1_024
+
+    /// A page that is personal to the session: never stored by a cache; compressed when the
+    /// browser accepts gzip and the page is worth it.
+    func page(_ html: String, status: HTTPResponse.Status = .ok, for request: Request) -> Response {
+        text(ByteBuffer(string: html), type: "text/html; charset=utf-8", status: status, for: request)
     }
 
-    /// As `page(_:status:)`, for a body already in bytes (a cached page is sent without a copy).
-    func page(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: body)
-        )
-    }
-
-    /// A live page with the version of its stream it was rendered at, as `data-version` on its
-    /// `<body>`: its first stream asks for what changed since (`?since=`), so nothing published
-    /// between the render and the stream is missed, and nothing it shows is sent again.
+    /// A page rendered once and cached, with the version of its stream it was rendered at as
+    /// `data-version` on its `<body>` (for a live page): its first stream asks for what changed
+    /// since (`?since=`), so nothing published between the render and the stream is missed, and
+    /// nothing it shows is sent again.
     ///
-    /// The cached page's bytes are shared, not copied: the answer is the part before the
-    /// attribute, the attribute, and the part after, as three slices of one or two buffers.
-    func page(_ body: ByteBuffer, version: Int, status: HTTPResponse.Status = .ok) -> Response {
-        let view = body.readableBytesView
-        guard let marker = view.firstRange(of: Self.bodyTag) else { return page(body, status: status) }
-        let split = marker.upperBound - view.startIndex
-        guard let head = body.getSlice(at: body.readerIndex, length: split),
-            let tail = body.getSlice(at: body.readerIndex + split, length: body.readableBytes - split)
-        else { return page(body, status: status) }
-        return Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(contentsOf: [head, ByteBuffer(string: " data-version=\"\(version)\""), tail])
-        )
+    /// The cached bytes are shared, not copied: the answer is the part before the attribute, the
+    /// attribute, and the part after. A browser that accepts gzip gets the page's two compressed
+    /// segments around the attribute in a stored block: no compression per answer.
+    func page(_ page: RenderedPage, version: Int?, status: HTTPResponse.Status = .ok, for request: Request)
+        -> Response
+    {
+        var headers: HTTPFields = [
+            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .vary: "Accept-Encoding",
+        ]
+        if Self.acceptsGzip(request), page.bytes.readableBytes >= Self.compressionThreshold,
+            let body = page.gzipped(version: version)
+        {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: status, headers: headers, body: ResponseBody(contentsOf: body))
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(contentsOf: page.plain(version: version)))
     }
 
-    private static let bodyTag = Array("<body".utf8)
+    /// Any text answer (a page that is not cached, an error page, a trace): gzip-compressed when
+    /// the client accepts it and it is at least `compressionThreshold` bytes, with `Vary` either way
+    /// for those that could be.
+    func text(
+        _ body: ByteBuffer, type: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:],
+        for request: Request
+    ) -> Response {
+        var headers = extra
+        headers[.contentType] = type
+        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
+        guard body.readableBytes >= Self.compressionThreshold else {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
+        headers[.vary] = "Accept-Encoding"
+        if Self.acceptsGzip(request), let compressed = try? GzipBody.compressing(body) {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: status, headers: headers, body: ResponseBody(contentsOf: compressed))
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// Whether `request` accepts gzip over plain bytes (`Accept-Encoding`, as for static files).
+    static func acceptsGzip(_ request: Request) -> Bool {
+        let values = request.headers[values: .acceptEncoding]
+        guard !values.isEmpty else { return false }
+        return ContentCoding.negotiate(acceptEncoding: values.joined(separator: ",")) == .gzip
+    }
 
     /// Whether the request is a browser's own navigation or form post (not the page's script):
     /// it gets a page rather than a sentence.
@@ -65,21 +90,15 @@ struct ResponseFactory: Sendable {
         var headers: HTTPFields = [.cacheControl: "no-store"]
         if let retryAfter = error.retryAfter { headers[.retryAfter] = String(retryAfter) }
         if Self.wantsHTML(request) {
-            headers[.contentType] = "text/html; charset=utf-8"
             let page = ErrorPage(
                 status: Int(error.status.code), reason: error.status.reasonPhrase, message: error.message)
-            return Response(
-                status: error.status,
-                headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(string: renderer.render(page, template: "error")))
-            )
+            return text(
+                ByteBuffer(string: renderer.render(page, template: "error")), type: "text/html; charset=utf-8",
+                status: error.status, headers: headers, for: request)
         }
-        headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(
-            status: error.status,
-            headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: error.message + "\n"))
-        )
+        return text(
+            ByteBuffer(string: error.message + "\n"), type: "text/plain; charset=utf-8", status: error.status,
+            headers: headers, for: request)
     }
 }
 

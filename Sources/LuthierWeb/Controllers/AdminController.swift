@@ -34,7 +34,7 @@ struct AdminController: Sendable {
     /// `GET /admin/sign-in`: the form.
     @Sendable func signInPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         guard token != nil else { throw Self.noSuchPage }
-        return responses.page(renderer.render(SignInPage(message: nil), template: "admin-sign-in"))
+        return responses.page(renderer.render(SignInPage(message: nil), template: "admin-sign-in"), for: request)
     }
 
     /// `POST /admin/sign-in` with `token`: the right token signs this browser in for a while.
@@ -47,7 +47,7 @@ struct AdminController: Sendable {
             _ = failures.take(client)
             return responses.page(
                 renderer.render(SignInPage(message: "That is not the admin token."), template: "admin-sign-in"),
-                status: .unauthorized)
+                status: .unauthorized, for: request)
         }
         var response = responses.seeOther("/admin/analytics")
         response.setCookie(cookie(value: signIns.signIn(), maxAge: Int(signIns.lifetime.components.seconds), request))
@@ -73,7 +73,7 @@ struct AdminController: Sendable {
         } catch {
             throw UserFacingError(.serviceUnavailable, "Analytics cannot be read right now.", retryAfter: 5)
         }
-        return responses.page(renderer.render(AnalyticsPage(report: report), template: "admin-analytics"))
+        return responses.page(renderer.render(AnalyticsPage(report: report), template: "admin-analytics"), for: request)
     }
 
     /// Nil when the request is the admin's (signed in, or with `Authorization: Bearer <token>`);

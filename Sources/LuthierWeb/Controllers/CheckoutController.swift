@@ -53,7 +53,7 @@ struct CheckoutController: Sendable {
             renderer.page(template: "checkout", key: key) {
                 CheckoutPage(
                     cart: key.cart, output: key.output, pictures: checkout.artworks.map { Picture(svg: $0.svg) })
-            }, version: version)
+            }, version: version, for: request)
     }
 
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.

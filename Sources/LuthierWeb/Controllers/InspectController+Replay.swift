@@ -15,13 +15,9 @@ extension InspectController {
         }
         let steps = recorder.traceSteps
         let trace = SessionTrace(steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: shopCodes)
-        return Response(
-            status: .ok,
-            headers: [
-                .contentType: "application/json", .cacheControl: "no-store",
-                .contentDisposition: "attachment; filename=\"luthier-trace.json\"",
-            ],
-            body: ResponseBody(byteBuffer: ByteBuffer(data: try trace.json())))
+        return responses.text(
+            ByteBuffer(data: try trace.json()), type: "application/json",
+            headers: [.contentDisposition: "attachment; filename=\"luthier-trace.json\""], for: request)
     }
 
     /// `GET /inspect/moment?moment=N&page=builder|cart|checkout`: that page as it was right after
@@ -50,7 +46,8 @@ extension InspectController {
         case "cart":
             let view = CartView(cart: output.cart, checkoutButton: output.build.checkoutButton)
             return responses.page(
-                renderer.render(CartPage(cart: output.cart, view: view, frozen: frozen), template: "cart"))
+                renderer.render(CartPage(cart: output.cart, view: view, frozen: frozen), template: "cart"), for: request
+            )
         case "checkout":
             guard let checkout = output.checkout, let state = moment.checkout else {
                 throw UserFacingError(
@@ -61,11 +58,12 @@ extension InspectController {
             return responses.page(
                 renderer.render(
                     CheckoutPage(cart: output.cart, output: checkout, pictures: pictures, frozen: frozen),
-                    template: "checkout"))
+                    template: "checkout"), for: request)
         default:
             return responses.page(
                 renderer.render(
-                    BuilderPage(cart: output.cart, output: output.build, frozen: frozen), template: "builder"))
+                    BuilderPage(cart: output.cart, output: output.build, frozen: frozen), template: "builder"),
+                for: request)
         }
     }
 

@@ -59,7 +59,8 @@ struct InspectController: Sendable {
         guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
             if view.moment != nil { throw Self.noRecording }
             return responses.page(
-                renderer.render(InspectPage(view: view, diagram: nil, isShop: false), template: "inspect"))
+                renderer.render(InspectPage(view: view, diagram: nil, isShop: false), template: "inspect"), for: request
+            )
         }
         recorder.lease(for: Self.snapshotLease)
         let steps = recorder.traceSteps
@@ -69,7 +70,7 @@ struct InspectController: Sendable {
                 InspectPage(
                     view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false,
                     scrubber: Scrubber(steps: steps, view: view), moment: moment.map(MomentView.init)),
-                template: "inspect"))
+                template: "inspect"), for: request)
     }
 
     /// `GET /inspect/events[?window=…][&lane=…]`: the session's diagram redrawn as its streams move;
@@ -98,7 +99,7 @@ struct InspectController: Sendable {
         return responses.page(
             renderer.render(
                 InspectPage(view: view, diagram: fragment(diagram(of: recorder, view)), isShop: true),
-                template: "inspect"))
+                template: "inspect"), for: request)
     }
 
     /// `GET /admin/inspect/events`, for the admin: the shop's diagram, live.

@@ -25,7 +25,7 @@ struct OrderController: Sendable {
     @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let access = try await authorizedOrder(request, context: context)
         let page = OrderPage(order: access.order, cart: access.session?.cart.currentOutput, key: access.key)
-        return responses.page(renderer.render(page, template: "order"))
+        return responses.page(renderer.render(page, template: "order"), for: request)
     }
 
     /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.

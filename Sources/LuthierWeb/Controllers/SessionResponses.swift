@@ -18,10 +18,10 @@ struct SessionResponses: Sendable {
     /// id, but no session: that costs a render from the cache and nothing kept. Its first post or
     /// stream makes the session under that id.
     func page(
-        _ request: Request, _ context: LuthierRequestContext, _ render: (Session) -> ByteBuffer
+        _ request: Request, _ context: LuthierRequestContext, _ render: (Session) -> RenderedPage
     ) async throws -> Response {
         guard let session = try await context.session.existing() else {
-            var response = responses.page(render(registry.blank))
+            var response = responses.page(render(registry.blank), version: nil, for: request)
             let sent = context.session.cookie.flatMap(SessionID.init(rawValue:))
             if sent.map(registry.issued) != true {
                 response.setCookie(cookie(value: registry.issueID().rawValue, request: request))
@@ -31,7 +31,7 @@ struct SessionResponses: Sendable {
         // Read before rendering: the page shows at least this version, so a stream resuming
         // from it can only send a change again, never miss one.
         let version = session.fragments.version
-        return responses.page(render(session), version: version)
+        return responses.page(render(session), version: version, for: request)
     }
 
     /// Gives the session a new id (after an order); the answer then carries it, as every answer

@@ -26,7 +26,7 @@ struct KioskController: Sendable {
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let version = showroom.kioskFragments.version
         let page = KioskPage(output: showroom.feed.currentOutput)
-        return responses.page(renderer.page(template: "kiosk", key: page) { page }, version: version)
+        return responses.page(renderer.page(template: "kiosk", key: page) { page }, version: version, for: request)
     }
 
     /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.

@@ -34,15 +34,27 @@ public struct PageRenderer: Sendable {
     /// Fragments, shared by every session and stream that shows the same thing.
     private let fragments = RenderCache<String>(maxEntries: 4096, maxBytes: 32 << 20) { $0.utf8.count }
     /// Whole pages, ready to send: a reload or a second tab costs a lookup, not a render.
-    private let pages = RenderCache<ByteBuffer>(maxEntries: 1024, maxBytes: 32 << 20) { $0.readableBytes }
+    /// (A page's gzip segments, once made, add about a quarter to the bytes it is counted for.)
+    private let pages = RenderCache<RenderedPage>(maxEntries: 1024, maxBytes: 32 << 20) { $0.bytes.readableBytes }
 
-    public init(directory: String) async throws {
+    /// The files of `Public/` the templates link, each as a partial `asset/<name>` that writes its
+    /// address: fingerprinted (`/styles.<hash>.css`) when the catalog has it, so a page always
+    /// links the current file and browsers may cache it for ever.
+    public static let linkedAssets = ["styles.css", "app.js", "favicon.svg", "events-worker.js"]
+
+    /// - Parameter assetURL: the address to link a file of `Public/` by (the catalog's
+    ///   fingerprinted one); by default its plain name.
+    public init(directory: String, assetURL: (String) -> String? = { _ in nil }) async throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw LoadError.directoryMissing(directory)
         }
         do {
-            library = try await MustacheLibrary(directory: directory)
+            var library = try await MustacheLibrary(directory: directory)
+            for name in Self.linkedAssets {
+                try library.register(assetURL(name) ?? "/\(name)", named: "asset/\(name)")
+            }
+            self.library = library
         } catch {
             throw LoadError.parse(String(describing: error))
         }
@@ -71,12 +83,14 @@ public struct PageRenderer: Sendable {
         fragments.value(template: template, key: key) { render(context(), template: template) }
     }
 
-    /// A whole page as the bytes of a response body, rendered once per distinct `key` (which must
-    /// determine everything the page shows); `context` runs only on a miss.
-    public func page<Key: Hashable & Sendable>(
+    /// A whole page, plain and compressed, rendered once per distinct `key` (which must determine
+    /// everything the page shows); `context` runs only on a miss.
+    func page<Key: Hashable & Sendable>(
         template: String, key: Key, context: () -> some Sendable
-    ) -> ByteBuffer {
-        pages.value(template: template, key: key) { ByteBuffer(string: render(context(), template: template)) }
+    ) -> RenderedPage {
+        pages.value(template: template, key: key) {
+            RenderedPage(ByteBuffer(string: render(context(), template: template)))
+        }
     }
 
     /// How the caches are doing: entries held, their bytes, lookups found and rendered.

@@ -56,6 +56,18 @@ public struct StaticAssetCatalog: Sendable {
         public let identity: Representation
         /// The precompressed bytes; `nil` for tiny files, already-compressed formats, or when gzip did not help.
         public let gzip: Representation?
+        /// Whether this is the file under its fingerprinted name (`styles.<hash>.css`): that name
+        /// always means these bytes, so it may be cached for ever (`immutableCacheControl`).
+        public var isFingerprinted = false
+
+        /// The name that changes with the contents: `styles.css` → `styles.9c1f0e6a2b3d4c5e.css`.
+        public var fingerprintedPath: String {
+            let tag = identity.etag.filter { $0 != "\"" }
+            let folder = relativePath.split(separator: "/").dropLast().map { $0 + "/" }.joined()
+            let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(folder)\(name).\(tag)" }
+            return "\(folder)\(name[..<dot]).\(tag)\(name[dot...])"
+        }
 
         /// The representation to send for a negotiated coding (identity when there is no gzip variant).
         public func representation(for coding: ContentCoding) -> Representation {
@@ -69,9 +81,14 @@ public struct StaticAssetCatalog: Sendable {
     /// The smallest file worth compressing by default; below it gzip's header and the extra `Vary` cost more.
     public static let defaultMinimumGzipSize = 1024
 
+    /// How a fingerprinted name is cached: a year, never revalidated, since its bytes never change.
+    public static let immutableCacheControl = "public, max-age=31536000, immutable"
+
     /// The directory the catalog was loaded from, as given.
     public let rootPath: String
     private let assets: [String: Asset]
+    /// The same files under their fingerprinted names.
+    private let fingerprinted: [String: Asset]
 
     /// Loads every regular file below `directory`.
     ///
@@ -98,6 +115,19 @@ public struct StaticAssetCatalog: Sendable {
         )
         self.rootPath = directory
         self.assets = assets
+        var fingerprinted: [String: Asset] = [:]
+        for asset in assets.values where assets[asset.fingerprintedPath] == nil {
+            var alias = asset
+            alias.isFingerprinted = true
+            fingerprinted[asset.fingerprintedPath] = alias
+        }
+        self.fingerprinted = fingerprinted
+    }
+
+    /// The address pages link a file by: its fingerprinted name, so that a browser that cached an
+    /// older version fetches the new one; nil when the folder has no such file.
+    public func url(for relativePath: String) -> String? {
+        assets[relativePath].map { "/" + $0.fingerprintedPath }
     }
 
     /// The number of files served.
@@ -113,7 +143,7 @@ public struct StaticAssetCatalog: Sendable {
     /// segments and malformed escapes all yield `nil`, so a lookup can only ever reach a catalog entry.
     public func asset(forRequestPath path: String) -> Asset? {
         guard let key = Self.catalogKey(forRequestPath: path) else { return nil }
-        return assets[key]
+        return assets[key] ?? fingerprinted[key]
     }
 
     /// Turns a raw request path into a catalog key (`css/site.css`), or `nil` when the path is unsafe.

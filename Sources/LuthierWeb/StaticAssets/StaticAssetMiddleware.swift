@@ -67,7 +67,7 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
         if hasVariants {
             headers[.vary] = "Accept-Encoding"
         }
-        headers[.cacheControl] = cacheControl
+        headers[.cacheControl] = asset.isFingerprinted ? StaticAssetCatalog.immutableCacheControl : cacheControl
 
         let acceptEncoding = Self.joinedValues(requestHeaders, .acceptEncoding)
         guard let coding = Self.negotiate(acceptEncoding: acceptEncoding, gzipAvailable: hasVariants) else {

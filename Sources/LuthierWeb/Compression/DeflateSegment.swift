@@ -1,0 +1,45 @@
+import CompressNIO
+import NIOCore
+
+/// Bytes compressed as raw deflate blocks that end on a byte boundary and are not the last (a
+/// sync flush), with the CRC-32 and the length of what they hold.
+///
+/// Each segment is compressed on its own, so it refers to nothing before it: segments can be
+/// joined in any order into one deflate stream, and a gzip answer (`GzipBody`) made of a cached
+/// page's segments and a few bytes that differ per answer (the page's version) costs no
+/// compression per answer.
+struct DeflateSegment: Sendable {
+    let deflated: ByteBuffer
+    let crc: UInt32
+    let length: Int
+
+    /// `bytes`, compressed.
+    init(compressing bytes: ByteBuffer) throws {
+        let compressor = try ZlibCompressor(algorithm: .deflate)
+        var input = bytes
+        var output = ByteBufferAllocator().buffer(capacity: compressor.maxSize(from: input))
+        try compressor.deflate(from: &input, to: &output, flush: .sync)
+        deflated = output
+        crc = CRC32.checksum(bytes.readableBytesView)
+        length = bytes.readableBytes
+    }
+
+    /// `bytes` as they are, in stored blocks: for a few bytes that differ per answer, where
+    /// compressing would cost more than it saves.
+    init(storing bytes: some Collection<UInt8>) {
+        var output = ByteBufferAllocator().buffer(capacity: bytes.count + 5 * (bytes.count / 65_535 + 1))
+        var rest = bytes[...]
+        repeat {
+            let block = rest.prefix(65_535)
+            rest = rest.dropFirst(block.count)
+            // Not the last block (BFINAL 0), stored (BTYPE 00); then the length and its complement.
+            output.writeInteger(UInt8(0))
+            output.writeInteger(UInt16(block.count), endianness: .little)
+            output.writeInteger(~UInt16(block.count), endianness: .little)
+            output.writeBytes(block)
+        } while !rest.isEmpty
+        deflated = output
+        crc = CRC32.checksum(bytes)
+        length = bytes.count
+    }
+}

@@ -1,0 +1,79 @@
+import NIOCore
+import Synchronization
+
+/// A whole page as the render cache keeps it: its bytes, and the same compressed in two segments
+/// split where an answer writes its version (`data-version` on `<body>`), so that a cached page
+/// answers a browser that accepts gzip without compressing anything per answer.
+///
+/// The segments are made when a client first asks for gzip, once (a second asker waits for the
+/// first's), so a client that never asks (a script, a test) costs no compression.
+final class RenderedPage: Sendable {
+    let bytes: ByteBuffer
+    /// The offset just after `<body`, where the version goes; nil for a page without a body tag.
+    let split: Int?
+    private let compressed = Mutex<Compression>(.notYet)
+
+    private enum Compression {
+        case notYet
+        /// nil when the page could not be compressed (it is then always sent plain).
+        case done(Gzipped?)
+    }
+
+    private struct Gzipped {
+        let head: DeflateSegment
+        /// The bytes after `split`, apart; nil when there is no split.
+        let tail: DeflateSegment?
+    }
+
+    private static let bodyTag = Array("<body".utf8)
+
+    init(_ bytes: ByteBuffer) {
+        self.bytes = bytes
+        let view = bytes.readableBytesView
+        split = view.firstRange(of: Self.bodyTag).map { $0.upperBound - view.startIndex }
+    }
+
+    /// The plain answer's body, with ` data-version="N"` on `<body>` when `version` is given.
+    func plain(version: Int?) -> [ByteBuffer] {
+        guard let version, let (head, tail) = halves else { return [bytes] }
+        return [head, ByteBuffer(string: Self.attribute(version)), tail]
+    }
+
+    /// The gzip answer's body, likewise; nil when the page could not be compressed.
+    func gzipped(version: Int?) -> [ByteBuffer]? {
+        guard let gzip = segments else { return nil }
+        guard let tail = gzip.tail else { return GzipBody.buffers([gzip.head]) }
+        guard let version else { return GzipBody.buffers([gzip.head, tail]) }
+        let attribute = Array(Self.attribute(version).utf8)
+        let stored = DeflateSegment(storing: attribute)
+        let beforeTail = CRC32.checksum(attribute, continuing: gzip.head.crc)
+        return GzipBody.buffers(
+            [gzip.head.deflated, stored.deflated, tail.deflated],
+            crc: CRC32.combine(beforeTail, tail.crc, secondLength: tail.length),
+            length: gzip.head.length + attribute.count + tail.length)
+    }
+
+    /// The bytes before and after `split`, sharing the page's storage.
+    private var halves: (ByteBuffer, ByteBuffer)? {
+        guard let split, let head = bytes.getSlice(at: bytes.readerIndex, length: split),
+            let tail = bytes.getSlice(at: bytes.readerIndex + split, length: bytes.readableBytes - split)
+        else { return nil }
+        return (head, tail)
+    }
+
+    private var segments: Gzipped? {
+        compressed.withLock { state in
+            if case .done(let gzipped) = state { return gzipped }
+            let gzipped = try? compress()
+            state = .done(gzipped)
+            return gzipped
+        }
+    }
+
+    private func compress() throws -> Gzipped {
+        guard let (head, tail) = halves else { return Gzipped(head: try DeflateSegment(compressing: bytes), tail: nil) }
+        return Gzipped(head: try DeflateSegment(compressing: head), tail: try DeflateSegment(compressing: tail))
+    }
+
+    private static func attribute(_ version: Int) -> String { " data-version=\"\(version)\"" }
+}

@@ -1,0 +1,68 @@
+import CompressNIO
+import NIOCore
+import Testing
+
+@testable import LuthierWeb
+
+/// A gzip stream put together from pieces compressed apart: CRC-32 over parts, deflate segments
+/// (compressed and stored) joined in any order, and a cached page's answer with its version, each
+/// inflated by zlib (which checks the trailer's checksum and length) back to the plain bytes.
+@Suite struct GzipBodyTests {
+    static func inflate(_ buffers: [ByteBuffer]) throws -> String {
+        var joined = ByteBuffer()
+        for var buffer in buffers { joined.writeBuffer(&buffer) }
+        return String(buffer: try joined.decompress(with: .gzip()))
+    }
+
+    static let page = """
+        <!doctype html><html lang="en"><head><title>Luthier</title></head>
+        <body class="x">\(String(repeating: "<p>A guitar built by hand, to order.</p>\n", count: 60))</body></html>
+        """
+
+    @Test("the checksum is gzip's, and the checksum of parts joined is the checksum of the whole")
+    func crc() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum([UInt8]()) == 0)
+        let whole = Array(Self.page.utf8)
+        for split in [0, 1, 7, 100, whole.count - 1, whole.count] {
+            let first = CRC32.checksum(whole[..<split])
+            let second = CRC32.checksum(whole[split...])
+            #expect(CRC32.combine(first, second, secondLength: whole.count - split) == CRC32.checksum(whole))
+            #expect(CRC32.checksum(whole[split...], continuing: first) == CRC32.checksum(whole))
+        }
+    }
+
+    @Test("segments compressed apart, and stored ones, join into one stream")
+    func segments() throws {
+        let parts = [
+            "first part, compressed; ", "second, stored; ", String(repeating: "third, compressed. ", count: 200),
+        ]
+        let segments = [
+            try DeflateSegment(compressing: ByteBuffer(string: parts[0])),
+            DeflateSegment(storing: Array(parts[1].utf8)),
+            try DeflateSegment(compressing: ByteBuffer(string: parts[2])),
+        ]
+        #expect(try Self.inflate(GzipBody.buffers(segments)) == parts.joined())
+        // Stored blocks hold at most 65,535 bytes each.
+        let big = String(repeating: "x", count: 150_000)
+        #expect(try Self.inflate(GzipBody.buffers([DeflateSegment(storing: Array(big.utf8))])) == big)
+        #expect(try Self.inflate(GzipBody.compressing(ByteBuffer(string: big))) == big)
+    }
+
+    @Test("a cached page's gzip answer is its plain answer, with or without a version")
+    func renderedPage() throws {
+        let page = RenderedPage(ByteBuffer(string: Self.page))
+        #expect(page.split != nil)
+        for version in [nil, 0, 7, 4_294_967_296_123] as [Int?] {
+            let plain = page.plain(version: version).map { String(buffer: $0) }.joined()
+            #expect(try Self.inflate(try #require(page.gzipped(version: version))) == plain)
+            if let version { #expect(plain.contains("<body data-version=\"\(version)\" class=\"x\">")) }
+        }
+        let compressed = try #require(page.gzipped(version: 12)).reduce(0) { $0 + $1.readableBytes }
+        #expect(compressed * 4 < Self.page.utf8.count, "\(compressed) bytes for \(Self.page.utf8.count)")
+        // A page without a body tag has nowhere for a version: it is sent whole.
+        let bare = RenderedPage(ByteBuffer(string: "<p>no body tag</p>"))
+        #expect(bare.split == nil)
+        #expect(try Self.inflate(try #require(bare.gzipped(version: 3))) == "<p>no body tag</p>")
+    }
+}
