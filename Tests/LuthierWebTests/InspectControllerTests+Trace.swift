@@ -65,6 +65,21 @@ extension InspectControllerTests {
         }
     }
 
+    @Test("markup typed by the customer is shown escaped at a moment, as the action and in the state")
+    func momentEscaped() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            #expect(try await app.get("/inspect", cookie: cookie).status == 200)
+            let typed = "<b id=x>&</b>"
+            let form = "code=" + (typed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            #expect(try await app.scriptPost("/cart/discount", form: form, cookie: cookie).status == 422)
+            let moment = try await app.get("/inspect?moment=1", cookie: cookie)
+            #expect(moment.status == 200)
+            #expect(!moment.text.contains(typed))
+            #expect(moment.text.contains("applyDiscount(code: &quot;&lt;b id=x&gt;&amp;&lt;/b&gt;&quot;)"), "\(moment.text)")
+        }
+    }
+
     @Test("without a session there is no trace, and the answer says what to do")
     func noSessionNoTrace() async throws {
         try await TestApp.run { app in
