@@ -45,23 +45,60 @@ struct EventStreamConnectionTests {
         }
     }
 
-    @Test("headers: an uncompressed, uncached, unbuffered event stream")
+    @Test("headers: an uncached, unbuffered event stream, plain unless gzip is accepted")
     func headers() async throws {
         try await TestApp.run(configure: { $0.reconnectDelayMilliseconds = 1_234 }) { app in
             let cookie = try await app.newSession()
-            let (stream, _, _) = try await Self.openAndReadOpening(
-                app,
-                cookie: cookie,
-                headers: [("Accept-Encoding", "gzip, deflate, br"), ("Accept", "text/event-stream")]
-            )
-            let head = stream.head
-            #expect(head.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true)
-            #expect(head.headers.first(name: "Cache-Control") == "no-cache, no-transform")
-            #expect(head.headers.first(name: "X-Accel-Buffering") == "no")
-            #expect(head.headers["Content-Encoding"].isEmpty)
-            #expect(head.headers["Content-Length"].isEmpty)
-            #expect(head.headers["Set-Cookie"].isEmpty)
-            await stream.close()
+            for (accepts, encoding) in [(nil, nil), ("gzip, deflate, br", "gzip"), ("gzip;q=0", nil)]
+                as [(String?, String?)]
+            {
+                let (stream, _, _) = try await Self.openAndReadOpening(
+                    app,
+                    cookie: cookie,
+                    headers: (accepts.map { [("Accept-Encoding", $0)] } ?? []) + [("Accept", "text/event-stream")]
+                )
+                let head = stream.head
+                #expect(head.headers.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true)
+                #expect(head.headers.first(name: "Cache-Control") == "no-cache, no-transform")
+                #expect(head.headers.first(name: "X-Accel-Buffering") == "no")
+                #expect(head.headers.first(name: "Content-Encoding") == encoding)
+                #expect(head.headers.first(name: "Vary") == "Accept-Encoding")
+                #expect(head.headers["Content-Length"].isEmpty)
+                #expect(head.headers["Set-Cookie"].isEmpty)
+                await stream.close()
+            }
+        }
+    }
+
+    @Test("a gzip stream: each event readable as it arrives, a change in under half the bytes, a clean end")
+    func compressedStream() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            let gzip = [("Accept-Encoding", "gzip, deflate, br")]
+            let plain = try await app.openEventStream(cookie: cookie)
+            let compressed = try await app.openEventStream(cookie: cookie, headers: gzip)
+            for stream in [plain, compressed] {
+                _ = try await stream.nextEvent()
+                _ = try await stream.nextPatch()
+            }
+            let (plainBefore, compressedBefore) = (plain.bytesReceived, compressed.bytesReceived)
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let (plainID, plainPatch) = try await plain.nextPatch()
+            let (compressedID, compressedPatch) = try await compressed.nextPatch()
+            #expect(compressedID == plainID)
+            #expect(compressedPatch == plainPatch)
+            #expect(compressedPatch.html("guitar-description")?.hasPrefix("Sky") == true)
+            let plainBytes = plain.bytesReceived - plainBefore
+            let compressedBytes = compressed.bytesReceived - compressedBefore
+            #expect(compressedBytes * 2 < plainBytes, "\(compressedBytes) bytes compressed, \(plainBytes) plain")
+            // At shutdown the stream says when to come back and ends with gzip's trailer, which
+            // the inflater checks (a wrong checksum or length would throw here).
+            await app.shutdown()
+            let stopping = try await compressed.nextEvent()
+            #expect(stopping.retry != nil)
+            #expect(try await compressed.next() == nil)
+            await plain.close()
+            await compressed.close()
         }
     }
 

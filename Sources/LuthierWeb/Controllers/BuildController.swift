@@ -65,7 +65,7 @@ struct BuildController: Sendable {
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             start: .of(request, in: session.fragments),
-            client: client
+            client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
         return EventStreamResponse.make(connection)
     }

@@ -147,6 +147,7 @@ struct InspectController: Sendable {
         let connection = EventStreamConnection(
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel), start: .fresh, client: client,
+            compressed: ResponseFactory.acceptsGzip(request),
             opened: opened,
             closed: {
                 closed()

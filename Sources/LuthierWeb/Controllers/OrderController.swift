@@ -55,7 +55,7 @@ struct OrderController: Sendable {
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
-            client: client,
+            client: client, compressed: ResponseFactory.acceptsGzip(request),
             closed: {
                 tracker.close()
                 publishing.cancel()

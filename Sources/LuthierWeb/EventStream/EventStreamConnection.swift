@@ -43,15 +43,19 @@ struct EventStreamConnection: Sendable {
     /// Where each patch this stream writes is recorded, on a lane of its own (`tab.<n>.patch`):
     /// the inspector shows one lane per open tab.
     let tap: Tap?
+    /// Whether the client accepts gzip: the events then go as one gzip stream of shared
+    /// compressed patches (`EventStreamEncoder`).
+    let compressed: Bool
 
     /// The stream of a session: it keeps the session in use while it is open.
     init(
         session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int, peerClosed: EventLoopFuture<Void>?,
-        start: Start = .fresh, client: String = ""
+        start: Start = .fresh, client: String = "", compressed: Bool = false
     ) {
         self.init(
             fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             peerClosed: peerClosed, start: start, client: client, tap: session.shop.taps.map { Tap($0, "tab") },
+            compressed: compressed,
             opened: { session.streamOpened() }, closed: { session.streamClosed() }
         )
     }
@@ -65,6 +69,7 @@ struct EventStreamConnection: Sendable {
         kind: EventStreamHub.Kind = .shop,
         client: String = "",
         tap: Tap? = nil,
+        compressed: Bool = false,
         opened: @escaping @Sendable () -> Void = {},
         closed: @escaping @Sendable () -> Void = {}
     ) {
@@ -72,6 +77,7 @@ struct EventStreamConnection: Sendable {
         self.kind = kind
         self.client = client
         self.tap = tap
+        self.compressed = compressed
         self.fragments = fragments
         self.hub = hub
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
@@ -100,10 +106,11 @@ struct EventStreamConnection: Sendable {
         peerClosed?.whenComplete { _ in waker.finish() }
 
         var heartbeat = hub.heartbeat
-        var sent = try await writeOpening(to: &writer)
+        var encoder = EventStreamEncoder(compressed: compressed)
+        var sent = try await writeOpening(to: &writer, encoder: &encoder)
         try await withGracefulShutdownHandler {
             for await _ in wakes {
-                let changes = fragments.patchEvent(since: sent)
+                let changes = fragments.patch(since: sent)
                 sent = changes.version
                 var text = ""
                 if let location = changes.navigate {
@@ -115,11 +122,11 @@ struct EventStreamConnection: Sendable {
                     if changes.patch == nil && text.isEmpty { text = ServerSentEvent.heartbeat }
                 }
                 if let patch = changes.patch {
-                    tap?.record(lane, .value, "version \(changes.version), \(patch.readableBytes) bytes")
-                    try await writer.write(patch)
+                    tap?.record(lane, .value, "version \(changes.version), \(patch.bytes.readableBytes) bytes")
+                    try await writer.write(encoder.encode(patch))
                 }
                 if !text.isEmpty {
-                    try await writer.write(ByteBuffer(string: text))
+                    try await writer.write(encoder.encode(text))
                 }
             }
         } onGracefulShutdown: {
@@ -129,8 +136,9 @@ struct EventStreamConnection: Sendable {
             // The browser reconnects on its own once the body ends; the hint says when, so that a
             // restarted server finds its pages coming back rather than a burst of retries at once.
             try await writer.write(
-                ByteBuffer(string: ServerSentEvent.stopping(retryMilliseconds: reconnectDelayMilliseconds)))
+                encoder.encode(ServerSentEvent.stopping(retryMilliseconds: reconnectDelayMilliseconds)))
         }
+        if let closing = encoder.closing() { try await writer.write(closing) }
         try await writer.finish(nil)
     }
 
@@ -140,7 +148,9 @@ struct EventStreamConnection: Sendable {
     ///
     /// A function of its own so that the opening's buffers (the whole page's fragments, tens of
     /// kilobytes) are released as soon as they are written, not held for the life of the stream.
-    private func writeOpening(to writer: inout any ResponseBodyWriter) async throws -> Int {
+    private func writeOpening(to writer: inout any ResponseBodyWriter, encoder: inout EventStreamEncoder) async throws
+        -> Int
+    {
         let since: Int
         var navigate: String?
         switch start {
@@ -150,17 +160,17 @@ struct EventStreamConnection: Sendable {
             since = 0
             navigate = fragments.navigation
         }
-        let initial = fragments.patchEvent(since: since)
-        try await writer.write(ByteBuffer(string: ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
+        let initial = fragments.patch(since: since)
+        if let opening = encoder.opening() { try await writer.write(opening) }
+        try await writer.write(encoder.encode(ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
         if let patch = initial.patch {
-            try await writer.write(patch)
+            try await writer.write(encoder.encode(patch))
         } else {
             // Nothing new: an empty patch still tells the page which version it now shows.
-            try await writer.write(ServerSentEvent.patchEvent(id: initial.version, fragments: []))
+            try await writer.write(encoder.encode(ServerSentEvent.patch(id: initial.version, fragments: [])))
         }
         if let location = initial.navigate ?? navigate {
-            try await writer.write(
-                ByteBuffer(string: ServerSentEvent.navigate(id: initial.version, location: location)))
+            try await writer.write(encoder.encode(ServerSentEvent.navigate(id: initial.version, location: location)))
         }
         return initial.version
     }

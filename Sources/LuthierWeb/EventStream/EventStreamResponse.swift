@@ -3,13 +3,16 @@ import Hummingbird
 /// The response every event stream is sent as.
 enum EventStreamResponse {
     static func make(_ connection: EventStreamConnection) -> Response {
-        Response(
+        var headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8",
+            .cacheControl: "no-cache, no-transform",
+            .xAccelBuffering: "no",
+            .vary: "Accept-Encoding",
+        ]
+        if connection.compressed { headers[.contentEncoding] = "gzip" }
+        return Response(
             status: .ok,
-            headers: [
-                .contentType: "text/event-stream; charset=utf-8",
-                .cacheControl: "no-cache, no-transform",
-                .xAccelBuffering: "no",
-            ],
+            headers: headers,
             body: ResponseBody { writer in
                 try await connection.run(writer: &writer)
             }

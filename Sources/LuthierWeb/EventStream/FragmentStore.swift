@@ -31,7 +31,7 @@ public final class FragmentStore: Sendable {
         var isFinished = false
         /// The `patch` events already encoded for the current version, by the version a stream
         /// had: a thousand kiosks one change behind share one encoding (and one buffer).
-        var encoded: [Int: ByteBuffer] = [:]
+        var encoded: [Int: EncodedPatch] = [:]
     }
 
     /// Encoded events kept per version at most; streams further behind are rare and encode alone.
@@ -121,6 +121,12 @@ public final class FragmentStore: Sendable {
     /// by every stream that asks the same (the escaping of a multi-kilobyte SVG is the costly part
     /// of sending a change, and the buffer's storage is shared, not copied).
     public func patchEvent(since version: Int) -> (version: Int, patch: ByteBuffer?, navigate: String?) {
+        let changes = patch(since: version)
+        return (changes.version, changes.patch?.bytes, changes.navigate)
+    }
+
+    /// As `patchEvent(since:)`, with the event as the streams share it (and its compression).
+    func patch(since version: Int) -> (version: Int, patch: EncodedPatch?, navigate: String?) {
         let (current, cached, fragments, navigate) = state.withLock { state in
             var navigate: String?
             if version > 0, let navigation = state.navigation, navigation.version > version {
@@ -137,7 +143,7 @@ public final class FragmentStore: Sendable {
         }
         if let cached { return (current, cached, navigate) }
         guard !fragments.isEmpty else { return (current, nil, navigate) }
-        let patch = ServerSentEvent.patchEvent(id: current, fragments: fragments)
+        let patch = EncodedPatch(ServerSentEvent.patchEvent(id: current, fragments: fragments))
         state.withLock { state in
             // Kept only where another stream may ask the same: a session's one tab would otherwise
             // hold a copy of its whole page until its next change.

@@ -41,7 +41,7 @@ struct KioskController: Sendable {
             peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             start: .of(request, in: showroom.kioskFragments),
             kind: .kiosk,
-            client: client
+            client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
         return EventStreamResponse.make(connection)
     }

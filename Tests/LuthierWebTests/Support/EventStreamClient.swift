@@ -102,11 +102,21 @@ final class EventStreamClient: Sendable {
     let connection: HTTPTestConnection
     let head: HTTPResponseHead
     private let parser = Mutex(EventStreamParser())
+    /// For a gzip stream (`Content-Encoding: gzip`): inflates each piece as it arrives, as a
+    /// browser does.
+    private let inflater: Mutex<GzipInflater?>
+    /// Bytes of the body received so far, as they came over the wire.
+    private let received = Mutex(0)
 
     init(connection: HTTPTestConnection, head: HTTPResponseHead) {
         self.connection = connection
         self.head = head
+        let gzip = head.headers["Content-Encoding"].contains("gzip")
+        inflater = Mutex(gzip ? try? GzipInflater() : nil)
     }
+
+    /// Bytes of the body received so far (compressed, for a gzip stream).
+    var bytesReceived: Int { received.withLock { $0 } }
 
     /// The next block, or nil when the body ends. The timeout only keeps a broken server from
     /// hanging the test.
@@ -114,7 +124,9 @@ final class EventStreamClient: Sendable {
         while true {
             if let event = parser.withLock({ $0.takeEvent() }) { return event }
             guard let chunk = try await connection.nextBodyChunk(timeout: timeout) else { return nil }
-            parser.withLock { $0.append(chunk.readableBytesView) }
+            received.withLock { $0 += chunk.readableBytes }
+            let plain = try inflater.withLock { inflater in try inflater?.inflate(chunk) }
+            parser.withLock { $0.append((plain ?? chunk).readableBytesView) }
         }
     }
 

@@ -474,17 +474,26 @@ final class FuzzRecorder: Sendable {
         let isHTML = response.header("Content-Type")?.lowercased().contains("html") ?? true
         let markupIsInert = !isHTML && response.header("X-Content-Type-Options") == "nosniff"
         if !oracle.forbiddenText.isEmpty, !(oracle.forbidsMarkupOnly && markupIsInert) {
-            let body = response.text
+            let body = response.plainText ?? ""
             for text in oracle.forbiddenText where body.contains(text) {
                 problems.append("the answer contains \(text.debugDescription)")
             }
         }
+        if let coding = response.header("Content-Encoding") {
+            let accepted = request.headers.filter { $0.name.lowercased() == "accept-encoding" }
+                .map { String(decoding: $0.value, as: UTF8.self) }
+            let negotiated =
+                accepted.isEmpty ? nil : ContentCoding.negotiate(acceptEncoding: accepted.joined(separator: ","))
+            if coding != "gzip" || negotiated != .gzip {
+                problems.append("compressed (\(coding)) for a client that did not ask for gzip")
+            }
+            if response.plainText == nil { problems.append("a gzip answer that does not inflate") }
+        }
         if request.isEventStream, status == 200 {
-            let text = response.text
+            let text = response.plainText ?? ""
             if !text.hasPrefix("retry: ") || !text.contains("event: patch") {
                 problems.append("an event stream that does not open with retry and a patch")
             }
-            if response.header("Content-Encoding") != nil { problems.append("a compressed event stream") }
         }
         return problems
     }

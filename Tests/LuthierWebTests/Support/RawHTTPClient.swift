@@ -25,6 +25,13 @@ struct RawHTTPResponse: Sendable, CustomStringConvertible {
 
     var text: String { String(buffer: body) }
 
+    /// The body as it reads once its `Content-Encoding` is undone (gzip, whole or cut short);
+    /// nil when it does not inflate.
+    var plainText: String? {
+        guard header("Content-Encoding") == "gzip" else { return text }
+        return (try? GzipInflater.inflate(body)).map { String(buffer: $0) }
+    }
+
     /// Whether the server said it closes the connection after this response.
     var closesConnection: Bool { header("Connection")?.lowercased().contains("close") ?? false }
 
@@ -169,6 +176,8 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
     /// Blank lines seen so far in a streamed body, and whether the last body byte was a newline.
     private var blankLines = 0
     private var lastWasNewline = false
+    /// Inflates a gzip stream's opening, to count its blocks.
+    private var openingInflater: GzipInflater?
     private var isClosed = false
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -386,6 +395,7 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
         self.response = response
         blankLines = 0
         lastWasNewline = false
+        openingInflater = nil
         let isHead = if case .whole(true) = expectation { true } else { false }
         if case .headOnly = expectation {
             finishResponse(context: context)
@@ -417,7 +427,12 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
             response?.body.writeBuffer(&slice)
             return
         }
-        let newlines = slice.withUnsafeReadableBytes { bytes -> Int in
+        // A gzip stream's blocks are counted on what it inflates to.
+        if response?.header("content-encoding") == "gzip", openingInflater == nil {
+            openingInflater = try? GzipInflater()
+        }
+        let scanned = openingInflater.flatMap { try? $0.inflate(slice) } ?? slice
+        let newlines = scanned.withUnsafeReadableBytes { bytes -> Int in
             var found = 0
             for byte in bytes {
                 if byte == 10 {
