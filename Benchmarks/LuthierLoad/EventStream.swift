@@ -24,6 +24,8 @@ final class EventStream: Sendable {
         var closing = false
         var expectation: Expectation?
         var latencies: [Duration] = []
+        /// Body bytes received, as they came over the wire (compressed on a gzip stream).
+        var wireBytes = 0
     }
 
     private struct Patch: Decodable {
@@ -42,10 +44,14 @@ final class EventStream: Sendable {
     }
 
     /// Connects, sends the `GET`, and reads the stream in a task of its own until it ends.
-    static func open(client: LoadHTTPClient, path: String, cookie: String?) async throws -> EventStream {
+    /// - Parameter gzip: ask for gzip, as browsers do (the events are then inflated as they come).
+    static func open(client: LoadHTTPClient, path: String, cookie: String?, gzip: Bool = false) async throws
+        -> EventStream
+    {
         let connection = try await client.connect()
         let stream = EventStream(channel: connection.channel)
-        let head = client.head(.GET, path, cookie: cookie, extra: [("Accept", "text/event-stream")], keepAlive: true)
+        let extra = [("Accept", "text/event-stream")] + (gzip ? [("Accept-Encoding", "gzip")] : [])
+        let head = client.head(.GET, path, cookie: cookie, extra: extra, keepAlive: true)
         Task { await stream.run(connection, head: head) }
         return stream
     }
@@ -55,6 +61,7 @@ final class EventStream: Sendable {
     /// Whether an expectation is still waiting for its patch (or its send instant).
     var isBusy: Bool { state.withLock { $0.expectation != nil } }
     var latencies: [Duration] { state.withLock { $0.latencies } }
+    var wireBytes: Int { state.withLock { $0.wireBytes } }
 
     /// Waits for a patch with a fragment for `target` whose HTML contains `needle` ("" matches any).
     func expect(target: String, needle: String) {
@@ -93,14 +100,18 @@ final class EventStream: Sendable {
             try await connection.executeThenClose { inbound, outbound in
                 try await outbound.write(contentsOf: [.head(head), .end(nil)])
                 var parser = ServerSentEventParser()
+                var inflater: GzipInflater?
                 for try await part in inbound {
                     switch part {
                     case .head(let responseHead):
                         if responseHead.status != .ok {
                             throw LoadError.failure("stream answered \(responseHead.status.code)")
                         }
+                        if responseHead.headers["Content-Encoding"].contains("gzip") { inflater = try GzipInflater() }
                     case .body(let buffer):
-                        for event in parser.feed(buffer) { receive(event) }
+                        state.withLock { $0.wireBytes += buffer.readableBytes }
+                        let plain = try inflater?.inflate(buffer) ?? buffer
+                        for event in parser.feed(plain) { receive(event) }
                     case .end:
                         throw LoadError.failure("stream ended by the server")
                     }

@@ -18,6 +18,8 @@ final class LoadRun: Sendable {
         var concurrency: Int
         var nginx: String?
         var phases: Set<String>
+        /// Streams ask for gzip (and are inflated), as a browser's are.
+        var gzipStreams = false
     }
 
     /// A session with its cookie and its open `/events` stream.
@@ -154,7 +156,9 @@ final class LoadRun: Sendable {
             throw LoadError.failure("GET / answered \(page.status) without a session cookie")
         }
         return Session(
-            cookie: cookie, stream: try await EventStream.open(client: client, path: "/events", cookie: cookie))
+            cookie: cookie,
+            stream: try await EventStream.open(
+                client: client, path: "/events", cookie: cookie, gzip: settings.gzipStreams))
     }
 
     /// Opens `count` sessions, 32 at a time (the server's accept backlog is finite), and waits
@@ -229,6 +233,7 @@ final class LoadRun: Sendable {
         var isSky = Array(repeating: false, count: sessions.count)
         var cursor = 0
         var sent = 0
+        let wireBefore = sessions.reduce(0) { $0 + $1.stream.wireBytes }
         let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<settings.changes {
@@ -281,6 +286,10 @@ final class LoadRun: Sendable {
         report.add(
             "changes", "send → own patch (\(latencies.count))",
             latencies.summary([("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)]))
+        let wire = streams.reduce(0) { $0 + $1.wireBytes } - wireBefore
+        report.add(
+            "changes", "bytes on the wire per change (\(settings.gzipStreams ? "gzip" : "plain") streams)",
+            Report.number(Double(wire) / Double(max(sent, 1)), 0))
     }
 
     // MARK: Broadcast
@@ -291,7 +300,8 @@ final class LoadRun: Sendable {
         let before = server.residentKiB()
         let started = ContinuousClock.now
         let kiosks = try await boundedMap(count: settings.kiosks, until: deadline) { _ in
-            try await EventStream.open(client: client, path: "/kiosk/events", cookie: nil)
+            try await EventStream.open(
+                client: client, path: "/kiosk/events", cookie: nil, gzip: self.settings.gzipStreams)
         }
         defer { for kiosk in kiosks { kiosk.close() } }
         try await waitForFirstPatch(kiosks, what: "kiosk streams", until: deadline)
@@ -305,6 +315,7 @@ final class LoadRun: Sendable {
 
         let cookie = try await checkedOutSession(client)
         for kiosk in kiosks { kiosk.expect(target: "kiosk-orders", needle: "") }
+        let wireBefore = kiosks.reduce(0) { $0 + $1.wireBytes }
         let order = try await client.send(
             .POST, "/checkout/order", cookie: cookie, extra: [("X-Requested-With", "fetch")])
         guard order.status == 204 else {
@@ -317,6 +328,10 @@ final class LoadRun: Sendable {
         report.add(
             "broadcast", "order → kiosk-orders patch (\(latencies.count))",
             latencies.summary([("first", 0), ("p50", 0.5), ("p99", 0.99)]))
+        let wire = kiosks.reduce(0) { $0 + $1.wireBytes } - wireBefore
+        report.add(
+            "broadcast", "bytes on the wire per kiosk (\(settings.gzipStreams ? "gzip" : "plain") streams)",
+            Report.number(Double(wire) / Double(max(kiosks.count, 1)), 0))
     }
 
     /// A new session whose builder has been checked out (`POST /checkout` answered 204).

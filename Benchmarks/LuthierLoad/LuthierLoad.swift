@@ -48,6 +48,9 @@ struct LuthierLoad: AsyncParsableCommand {
     @Flag(help: "A small, fast run: 20 connections, 50 changes, 20 kiosks, 1 s pages, no nginx.")
     var smoke = false
 
+    @Flag(help: "Ask for gzip on event streams, as browsers do, and inflate them to find the events.")
+    var gzipStreams = false
+
     mutating func run() async throws {
         if smoke {
             connections = 20
@@ -90,7 +93,7 @@ struct LuthierLoad: AsyncParsableCommand {
             settings: .init(
                 connections: connections, rate: rate, changes: changes, kiosks: kiosks,
                 seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
-                phases: selected))
+                phases: selected, gzipStreams: gzipStreams))
         await run.execute(luthierBinary: binary)
 
         print(report.render())

@@ -13,9 +13,16 @@ struct DeflateSegment: Sendable {
     let crc: UInt32
     let length: Int
 
-    /// `bytes`, compressed.
-    init(compressing bytes: ByteBuffer) throws {
-        let compressor = try ZlibCompressor(algorithm: .deflate)
+    /// The level for a patch on its way to the streams: zlib's level 2 makes a builder change's
+    /// 17 KB patch 0.28 of its size in about 85 µs, where the default makes it 0.25 in about 270 µs
+    /// (measured on this machine); the difference is change latency.
+    static let quick: Int32 = 2
+
+    /// `bytes`, compressed at `level` (zlib's default, 6, for what is compressed once and kept;
+    /// `quick` for what is compressed on the way to the wire).
+    init(compressing bytes: ByteBuffer, level: Int32 = -1) throws {
+        let compressor = try ZlibCompressor(
+            algorithm: .deflate, configuration: ZlibConfiguration(compressionLevel: level))
         var input = bytes
         var output = ByteBufferAllocator().buffer(capacity: compressor.maxSize(from: input))
         try compressor.deflate(from: &input, to: &output, flush: .sync)

@@ -17,7 +17,7 @@ final class EncodedPatch: Sendable {
     var segment: DeflateSegment {
         let made = compressed.withLock { compressed -> DeflateSegment? in
             if let done = compressed { return done }
-            let segment = try? DeflateSegment(compressing: bytes)
+            let segment = try? DeflateSegment(compressing: bytes, level: DeflateSegment.quick)
             compressed = .some(segment)
             return segment
         }
