@@ -70,7 +70,7 @@ struct ReplayCommandTests {
         try Data("{\"hello\": 1}".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let refused = try Self.replay(file)
-        #expect(refused.status != 0 && refused.status != 1, "\(refused.output)")
+        #expect(refused.status == 64, "\(refused.output)")
         #expect(refused.output.contains("is not a Luthier trace"), "\(refused.output)")
     }
 }
