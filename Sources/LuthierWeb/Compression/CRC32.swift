@@ -10,10 +10,9 @@ enum CRC32 {
         return crc
     }
 
-    /// The checksum of `bytes`, or of what came before followed by `bytes` when `crc` is the
-    /// checksum of what came before.
-    static func checksum(_ bytes: some Sequence<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
-        var value = ~crc
+    /// The checksum of `bytes`.
+    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var value = ~UInt32(0)
         for byte in bytes { value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8) }
         return ~value
     }

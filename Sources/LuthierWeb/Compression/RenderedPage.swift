@@ -44,13 +44,8 @@ final class RenderedPage: Sendable {
         guard let gzip = segments else { return nil }
         guard let tail = gzip.tail else { return GzipBody.buffers([gzip.head]) }
         guard let version else { return GzipBody.buffers([gzip.head, tail]) }
-        let attribute = Array(Self.attribute(version).utf8)
-        let stored = DeflateSegment(storing: attribute)
-        let beforeTail = CRC32.checksum(attribute, continuing: gzip.head.crc)
-        return GzipBody.buffers(
-            [gzip.head.deflated, stored.deflated, tail.deflated],
-            crc: CRC32.combine(beforeTail, tail.crc, secondLength: tail.length),
-            length: gzip.head.length + attribute.count + tail.length)
+        let attribute = DeflateSegment(storing: Array(Self.attribute(version).utf8))
+        return GzipBody.buffers([gzip.head, attribute, tail])
     }
 
     /// The bytes before and after `split`, sharing the page's storage.

@@ -17,7 +17,7 @@ struct EventStreamEncoder {
 
     /// What goes first: the gzip header, or nothing.
     func opening() -> ByteBuffer? {
-        isCompressed ? ByteBuffer(bytes: GzipBody.header) : nil
+        isCompressed ? GzipBody.opening() : nil
     }
 
     /// A patch event, compressed once for every stream that sends it.
@@ -35,11 +35,7 @@ struct EventStreamEncoder {
 
     /// What ends the stream: the last block and the trailer, or nothing.
     func closing() -> ByteBuffer? {
-        guard isCompressed else { return nil }
-        var tail = ByteBuffer(bytes: GzipBody.lastBlock)
-        tail.writeInteger(crc, endianness: .little)
-        tail.writeInteger(UInt32(truncatingIfNeeded: length), endianness: .little)
-        return tail
+        isCompressed ? GzipBody.closing(crc: crc, length: length) : nil
     }
 
     private mutating func counted(_ segment: DeflateSegment) -> ByteBuffer {
