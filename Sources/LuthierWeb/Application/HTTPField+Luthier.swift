@@ -30,3 +30,12 @@ extension HTTPField.Name {
     /// Sent by a reconnecting `EventSource`: the id of the last event it received.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }
+
+extension HTTPFields {
+    /// All lines of a list-valued header joined with `,`, as RFC 9110 §5.3 says they are
+    /// equivalent; nil when there is none.
+    func joinedValues(_ name: HTTPField.Name) -> String? {
+        let values = self[values: name]
+        return values.isEmpty ? nil : values.joined(separator: ",")
+    }
+}

@@ -63,9 +63,7 @@ struct ResponseFactory: Sendable {
 
     /// Whether `request` accepts gzip over plain bytes (`Accept-Encoding`, as for static files).
     static func acceptsGzip(_ request: Request) -> Bool {
-        let values = request.headers[values: .acceptEncoding]
-        guard !values.isEmpty else { return false }
-        return ContentCoding.negotiate(acceptEncoding: values.joined(separator: ",")) == .gzip
+        ContentCoding.negotiate(acceptEncoding: request.headers.joinedValues(.acceptEncoding)) == .gzip
     }
 
     /// Whether the request is a browser's own navigation or form post (not the page's script):

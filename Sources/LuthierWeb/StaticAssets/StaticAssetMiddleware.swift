@@ -69,7 +69,7 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         headers[.cacheControl] = asset.isFingerprinted ? StaticAssetCatalog.immutableCacheControl : cacheControl
 
-        let acceptEncoding = Self.joinedValues(requestHeaders, .acceptEncoding)
+        let acceptEncoding = requestHeaders.joinedValues(.acceptEncoding)
         guard let coding = Self.negotiate(acceptEncoding: acceptEncoding, gzipAvailable: hasVariants) else {
             headers[.contentLength] = "0"
             return (HTTPResponse(status: .notAcceptable, headerFields: headers), nil)
@@ -78,7 +78,7 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.eTag] = representation.etag
         headers[.lastModified] = asset.lastModified
 
-        if let ifNoneMatch = Self.joinedValues(requestHeaders, .ifNoneMatch),
+        if let ifNoneMatch = requestHeaders.joinedValues(.ifNoneMatch),
             Self.ifNoneMatch(ifNoneMatch, matches: representation.etag)
         {
             return (HTTPResponse(status: .notModified, headerFields: headers), nil)
@@ -90,12 +90,6 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         headers[.contentLength] = String(representation.body.readableBytes)
         return (HTTPResponse(status: .ok, headerFields: headers), method == .head ? nil : representation.body)
-    }
-
-    /// All lines of a list-valued header joined with `,`, as RFC 9110 §5.3 says they are equivalent.
-    private static func joinedValues(_ headers: HTTPFields, _ name: HTTPField.Name) -> String? {
-        let values = headers[values: name]
-        return values.isEmpty ? nil : values.joined(separator: ",")
     }
 
     /// Weak comparison (RFC 9110 §13.1.2): `W/"x"` matches `"x"`, and `*` matches any current representation.
