@@ -39,9 +39,8 @@ public struct CartFeature: Reducer {
                 throw .cart(error)
             }
         case .applyDiscount(let code):
-            let typed = code.trimmingCharacters(in: .whitespaces)
-            guard let match = discounts.first(where: { $0.code.caseInsensitiveCompare(typed) == .orderedSame }) else {
-                throw .discount(.unknown(typed))
+            guard let match = Self.code(typed: code, among: discounts) else {
+                throw .discount(.unknown(code.trimmingCharacters(in: .whitespaces)))
             }
             guard match.isValid(at: now()) else { throw .discount(.expired(match.code)) }
             state.discount = match
@@ -52,6 +51,12 @@ public struct CartFeature: Reducer {
             state.cart = state.cart.removing(ordered: checkout.cartLines)
         }
         return .none
+    }
+
+    /// The shop's code a customer typed, if any: case and surrounding spaces do not matter.
+    static func code(typed: String, among discounts: [DiscountCode]) -> DiscountCode? {
+        let typed = typed.trimmingCharacters(in: .whitespaces)
+        return discounts.first { $0.code.caseInsensitiveCompare(typed) == .orderedSame }
     }
 }
 

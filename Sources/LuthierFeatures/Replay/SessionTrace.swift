@@ -26,13 +26,11 @@ public struct SessionTrace: Sendable, Codable {
         format = Self.currentFormat
         self.steps = steps
         self.dropped = dropped
-        let typed = steps.compactMap { step -> String? in
+        let typed = steps.compactMap { step -> DiscountCode? in
             guard case .applyDiscount(let code) = step.action as? CartFeature.Action else { return nil }
-            return code.trimmingCharacters(in: .whitespaces)
+            return CartFeature.code(typed: code, among: shopCodes)
         }
-        discounts = shopCodes.filter { code in
-            typed.contains { $0.caseInsensitiveCompare(code.code) == .orderedSame }
-        }
+        discounts = shopCodes.filter(typed.contains)
     }
 
     /// A trace read from its JSON.
@@ -54,7 +52,8 @@ public struct SessionTrace: Sendable, Codable {
         try Self.encoder.encode(self)
     }
 
-    static var encoder: JSONEncoder {
+    /// How a trace writes its values (the inspector shows a state the same way).
+    public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .millisecondsSince1970

@@ -52,11 +52,9 @@ struct MomentView: Sendable {
         String(format: "%.3f", duration.seconds)
     }
 
+    /// The state as a trace writes it.
     private static func json(_ state: some Traceable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        return (try? encoder.encode(state.redacted)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        (try? SessionTrace.encoder.encode(state.redacted)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 }
 
