@@ -74,7 +74,7 @@ public final class Store<R: Reducer>: Sendable {
                 throw error
             }
             tap?.record(fedBack ? "effect" : "input", .value, "\(action)")
-            trace?.record(fedBack ? .effect : .input, action, before: core.state, after: next, refusal: nil)
+            trace?.record(fedBack ? .effect : .input, action, before: core.state, after: next)
             if let tap, tap.recorder.isRecording, next != core.state { tap.record("state", .value, "\(next)") }
             core.state = next
             published.send(core.state)
