@@ -26,7 +26,7 @@ struct EventStreamHubTests {
     func oneSlice() async {
         let hub = EventStreamHub()
         let streams = (0..<5).map { _ in Stream() }
-        for stream in streams { _ = hub.register(stream.waker) }
+        for stream in streams { _ = hub.register(StreamWaker(stream.waker)) }
         hub.beat()
         hub.beat()
         #expect(hub.heartbeat == 2)
@@ -37,11 +37,11 @@ struct EventStreamHubTests {
     func slices() async {
         let hub = EventStreamHub(slices: 4)
         let streams = (0..<10).map { _ in Stream() }
-        for stream in streams { _ = hub.register(stream.waker) }
+        for stream in streams { _ = hub.register(StreamWaker(stream.waker)) }
         hub.beat()
         // The first beat wakes the streams numbered 0, 4 and 8 only.
         let first = Stream()
-        let firstID = hub.register(first.waker)
+        let firstID = hub.register(StreamWaker(first.waker))
         #expect(firstID == 10)
         for _ in 1..<4 { hub.beat() }
         #expect(hub.heartbeat == 4)
@@ -55,8 +55,8 @@ struct EventStreamHubTests {
         let hub = EventStreamHub(slices: 2)
         let gone = Stream()
         let stays = Stream()
-        let goneID = hub.register(gone.waker)
-        _ = hub.register(stays.waker)
+        let goneID = hub.register(StreamWaker(gone.waker))
+        _ = hub.register(StreamWaker(stays.waker))
         #expect(hub.openStreams == 2)
         hub.unregister(goneID)
         #expect(hub.openStreams == 1)

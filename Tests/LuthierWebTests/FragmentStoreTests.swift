@@ -66,7 +66,7 @@ struct FragmentStoreTests {
     func wakersConflate() async throws {
         let store = Self.initialStore()
         let (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let id = try #require(store.addWaker(waker))
+        let id = try #require(store.addWaker(StreamWaker(waker)))
         #expect(store.subscriberCount == 1)
         for round in 1...1_000 {
             store.publish([Fragment(target: "guitar-price", html: "p\(round)")])
@@ -83,11 +83,11 @@ struct FragmentStoreTests {
     func finish() async {
         let store = Self.initialStore()
         let (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        #expect(store.addWaker(waker) != nil)
+        #expect(store.addWaker(StreamWaker(waker)) != nil)
         store.finish()
         #expect(store.subscriberCount == 0)
         for await _ in wakes {}
-        #expect(store.addWaker(AsyncStream<Void>.makeStream().continuation) == nil)
+        #expect(store.addWaker(StreamWaker(AsyncStream<Void>.makeStream().continuation)) == nil)
         let version = store.version
         store.publish([Fragment(target: "guitar-price", html: "late")])
         #expect(store.version == version)
@@ -122,14 +122,14 @@ struct FragmentStoreTests {
         }
         let store = Self.initialStore()
         let (_, first) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        _ = try #require(store.addWaker(first))
+        _ = try #require(store.addWaker(StreamWaker(first)))
         let alone = store.patchEvent(since: 0)
         let aloneAgain = store.patchEvent(since: 0)
         #expect(alone.patch != nil)
         #expect(storage(alone.patch) != storage(aloneAgain.patch))
 
         let (_, second) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        _ = try #require(store.addWaker(second))
+        _ = try #require(store.addWaker(StreamWaker(second)))
         let shared = store.patchEvent(since: 0)
         let sharedAgain = store.patchEvent(since: 0)
         #expect(storage(shared.patch) == storage(sharedAgain.patch))

@@ -82,7 +82,7 @@ struct SessionServiceTests {
             try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
             #expect(await eventually { session.build.outputSubscriberCount == 0 })
-            #expect(session.fragments.addWaker(AsyncStream<Void>.makeStream().continuation) == nil)
+            #expect(session.fragments.addWaker(StreamWaker(AsyncStream<Void>.makeStream().continuation)) == nil)
         }
     }
 }

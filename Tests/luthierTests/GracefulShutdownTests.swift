@@ -135,7 +135,8 @@ struct GracefulShutdownTests {
             let exitedAfter = signalled.duration(to: .now)
             #expect(exit == .init(code: 0, bySignal: false), "\(exit)\n\(bench.outputs)")
             for stream in streams {
-                #expect(try await stream.waitForEnd(limit: .seconds(5)) == .finished)
+                let end = try await stream.waitForEnd(limit: .seconds(5))
+                #expect(end == .finished, "\(stream.text.suffix(200))")
             }
             #expect(connectionRefused(port: server.port))
             print(

@@ -113,10 +113,12 @@ public func buildApplicationWithServices(
             configuration: .init(additionalChannelHandlers: [
                 ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
                 StaticAssetChannelHandler(catalog: assets, cacheControl: configuration.staticCacheControl),
-                PeerCloseHandler(),
+                EventStreamChannelHandler(),
             ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
-        services: [sessionService, ShowroomService(showroom: showroom)],
+        // Shut down in reverse order, right after the server: the streams end before the stores
+        // they follow are finished.
+        services: [sessionService, ShowroomService(showroom: showroom), EventStreamDrain(hub: services.hub)],
         onServerRunning: { channel in
             do {
                 try await channel.eventLoop.submit {

@@ -63,11 +63,10 @@ struct BuildController: Sendable {
             session: session,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             start: .of(request, in: session.fragments),
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
-        return EventStreamResponse.make(connection)
+        return try await EventStreamResponse.make(connection, on: context.channel)
     }
 }
 

@@ -83,7 +83,7 @@ struct InspectController: Sendable {
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
         if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) { throw refusal }
-        return await stream(
+        return try await stream(
             recorder, view, request: request, context: context, client: client,
             opened: { session.streamOpened() }, closed: { session.streamClosed() })
     }
@@ -109,7 +109,7 @@ struct InspectController: Sendable {
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
         if let refusal = hub.refusal(client: client) { throw refusal }
-        return await stream(recorder, view, request: request, context: context, client: client, counts: shopCounts)
+        return try await stream(recorder, view, request: request, context: context, client: client, counts: shopCounts)
     }
 
     /// The diagram of `recorder`, redrawn while the stream is open (the inspector's
@@ -119,7 +119,7 @@ struct InspectController: Sendable {
         _ recorder: TapRecorder, _ view: View, request: Request, context: LuthierRequestContext, client: String,
         counts: (@Sendable () -> String)? = nil,
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
-    ) async -> Response {
+    ) async throws -> Response {
         let stopWatching = recorder.watch()
         let fragments = FragmentStore(initial: [fragment(diagram(of: recorder, view))])
         let clock = clock
@@ -145,8 +145,8 @@ struct InspectController: Sendable {
             }
         }
         let connection = EventStreamConnection(
-            fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel), start: .fresh, client: client,
+            fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds, start: .fresh,
+            client: client,
             compressed: ResponseFactory.acceptsGzip(request),
             opened: opened,
             closed: {
@@ -155,7 +155,15 @@ struct InspectController: Sendable {
                 redrawing.cancel()
                 fragments.finish()
             })
-        return EventStreamResponse.make(connection)
+        do {
+            return try await EventStreamResponse.make(connection, on: context.channel)
+        } catch {
+            // Never opened, so never closed: what it started stops here.
+            stopWatching()
+            redrawing.cancel()
+            fragments.finish()
+            throw error
+        }
     }
 
     /// `recorder`'s events as `view` shows them, now.

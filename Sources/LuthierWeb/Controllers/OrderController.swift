@@ -52,7 +52,6 @@ struct OrderController: Sendable {
             fragments: fragments,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
             client: client, compressed: ResponseFactory.acceptsGzip(request),
@@ -62,7 +61,15 @@ struct OrderController: Sendable {
                 fragments.finish()
             }
         )
-        return EventStreamResponse.make(connection)
+        do {
+            return try await EventStreamResponse.make(connection, on: context.channel)
+        } catch {
+            // Never opened, so never closed: what it started stops here.
+            tracker.close()
+            publishing.cancel()
+            fragments.finish()
+            throw error
+        }
     }
 
     /// An order and who asked for it, once they may see it.

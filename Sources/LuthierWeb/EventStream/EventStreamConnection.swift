@@ -1,11 +1,11 @@
 import Hummingbird
 import LuthierFeatures
 import NIOCore
-import ServiceLifecycle
 
-/// One open event stream (`GET /events`, `/kiosk/events`, an order's): sends the store's current
-/// fragments, then every change, until the client goes away, the store finishes or the server
-/// shuts down — and then releases all it held.
+/// One event stream (`GET /events`, `/kiosk/events`, an order's, the inspector's): what it follows
+/// and what it sends. It sends the store's current fragments, then every change, until the client
+/// goes away, the store finishes or the server shuts down; ``EventStreamChannelHandler`` does the
+/// sending on the connection's event loop and releases all it held at the end.
 struct EventStreamConnection: Sendable {
     /// Where a stream starts sending from.
     enum Start: Equatable, Sendable {
@@ -32,7 +32,6 @@ struct EventStreamConnection: Sendable {
     let fragments: FragmentStore
     let hub: EventStreamHub
     let reconnectDelayMilliseconds: Int
-    let peerClosed: EventLoopFuture<Void>?
     /// Called when the stream starts and when it has ended, whatever ended it.
     let opened: @Sendable () -> Void
     let closed: @Sendable () -> Void
@@ -49,12 +48,12 @@ struct EventStreamConnection: Sendable {
 
     /// The stream of a session: it keeps the session in use while it is open.
     init(
-        session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int, peerClosed: EventLoopFuture<Void>?,
+        session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int,
         start: Start = .fresh, client: String = "", compressed: Bool = false
     ) {
         self.init(
             fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
-            peerClosed: peerClosed, start: start, client: client, tap: session.shop.taps.map { Tap($0, "tab") },
+            start: start, client: client, tap: session.shop.taps.map { Tap($0, "tab") },
             compressed: compressed,
             opened: { session.streamOpened() }, closed: { session.streamClosed() }
         )
@@ -64,7 +63,6 @@ struct EventStreamConnection: Sendable {
         fragments: FragmentStore,
         hub: EventStreamHub,
         reconnectDelayMilliseconds: Int,
-        peerClosed: EventLoopFuture<Void>?,
         start: Start = .fresh,
         kind: EventStreamHub.Kind = .shop,
         client: String = "",
@@ -81,76 +79,17 @@ struct EventStreamConnection: Sendable {
         self.fragments = fragments
         self.hub = hub
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
-        self.peerClosed = peerClosed
         self.opened = opened
         self.closed = closed
     }
 
-    func run(writer: inout any ResponseBodyWriter) async throws {
-        let (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        guard let storeID = fragments.addWaker(waker) else {
-            try await writer.finish(nil)
-            return
-        }
-        let hubID = hub.register(waker, kind: kind, client: client)
-        let lane = "\(hubID).patch"
-        tap?.record(lane, .subscription)
-        opened()
-        defer {
-            waker.finish()
-            fragments.removeWaker(storeID)
-            hub.unregister(hubID)
-            tap?.record(lane, Task.isCancelled ? .cancellation : .completion)
-            closed()
-        }
-        peerClosed?.whenComplete { _ in waker.finish() }
-
-        var heartbeat = hub.heartbeat
-        var encoder = EventStreamEncoder(compressed: compressed)
-        var sent = try await writeOpening(to: &writer, encoder: &encoder)
-        try await withGracefulShutdownHandler {
-            for await _ in wakes {
-                let changes = fragments.patch(since: sent)
-                sent = changes.version
-                var text = ""
-                if let location = changes.navigate {
-                    text += ServerSentEvent.navigate(id: sent, location: location)
-                }
-                let beat = hub.heartbeat
-                if beat != heartbeat {
-                    heartbeat = beat
-                    if changes.patch == nil && text.isEmpty { text = ServerSentEvent.heartbeat }
-                }
-                if let patch = changes.patch {
-                    tap?.record(lane, .value, "version \(changes.version), \(patch.bytes.readableBytes) bytes")
-                    try await writer.write(encoder.encode(patch))
-                }
-                if !text.isEmpty {
-                    try await writer.write(encoder.encode(text))
-                }
-            }
-        } onGracefulShutdown: {
-            waker.finish()
-        }
-        if Task.isShuttingDownGracefully {
-            // The browser reconnects on its own once the body ends; the hint says when, so that a
-            // restarted server finds its pages coming back rather than a burst of retries at once.
-            try await writer.write(
-                encoder.encode(ServerSentEvent.stopping(retryMilliseconds: reconnectDelayMilliseconds)))
-        }
-        if let closing = encoder.closing() { try await writer.write(closing) }
-        try await writer.finish(nil)
-    }
-
-    /// Writes the reconnect delay and what the page does not have yet (everything, or what
-    /// changed since its version) with the current version as the event's id, and where its pages
-    /// should be if that changed; returns the version sent.
+    /// What a stream sends first: the reconnect delay, then what the page does not have yet
+    /// (everything, or what changed since its version) with the current version as the event's
+    /// id, and where its pages should be if that changed. Returns the version it brings the page to.
     ///
-    /// A function of its own so that the opening's buffers (the whole page's fragments, tens of
-    /// kilobytes) are released as soon as they are written, not held for the life of the stream.
-    private func writeOpening(to writer: inout any ResponseBodyWriter, encoder: inout EventStreamEncoder) async throws
-        -> Int
-    {
+    /// The opening's buffers (the whole page's fragments, tens of kilobytes) are handed to the
+    /// channel and not kept by the stream.
+    func opening(encoder: inout EventStreamEncoder, into events: inout [ByteBuffer]) -> Int {
         let since: Int
         var navigate: String?
         switch start {
@@ -161,17 +100,52 @@ struct EventStreamConnection: Sendable {
             navigate = fragments.navigation
         }
         let initial = fragments.patch(since: since)
-        if let opening = encoder.opening() { try await writer.write(opening) }
-        try await writer.write(encoder.encode(ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
+        if let opening = encoder.opening() { events.append(opening) }
+        events.append(encoder.encode(ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
         if let patch = initial.patch {
-            try await writer.write(encoder.encode(patch))
+            events.append(encoder.encode(patch))
         } else {
             // Nothing new: an empty patch still tells the page which version it now shows.
-            try await writer.write(encoder.encode(ServerSentEvent.patch(id: initial.version, fragments: [])))
+            events.append(encoder.encode(ServerSentEvent.patch(id: initial.version, fragments: [])))
         }
         if let location = initial.navigate ?? navigate {
-            try await writer.write(encoder.encode(ServerSentEvent.navigate(id: initial.version, location: location)))
+            events.append(encoder.encode(ServerSentEvent.navigate(id: initial.version, location: location)))
         }
         return initial.version
+    }
+
+    /// What a woken stream owes a page that has `sent`: the fragments changed since (at their
+    /// newest, however many changes that spans), a navigation published since, and a heartbeat
+    /// when one is due and there is nothing else to send. Returns the version it brings the page to.
+    func catchingUp(
+        from sent: Int, heartbeat: inout Int, encoder: inout EventStreamEncoder, lane: String,
+        into events: inout [ByteBuffer]
+    ) -> Int {
+        let changes = fragments.patch(since: sent)
+        var text = ""
+        if let location = changes.navigate {
+            text += ServerSentEvent.navigate(id: changes.version, location: location)
+        }
+        let beat = hub.heartbeat
+        if beat != heartbeat {
+            heartbeat = beat
+            if changes.patch == nil && text.isEmpty { text = ServerSentEvent.heartbeat }
+        }
+        if let patch = changes.patch {
+            tap?.record(lane, .value, "version \(changes.version), \(patch.bytes.readableBytes) bytes")
+            events.append(encoder.encode(patch))
+        }
+        if !text.isEmpty { events.append(encoder.encode(text)) }
+        return changes.version
+    }
+
+    /// What ends a stream: on a server's graceful shutdown, the hint of when to reconnect (so that
+    /// a restarted server finds its pages coming back rather than a burst of retries at once),
+    /// then the gzip trailer if the stream is compressed.
+    func ending(stopping: Bool, encoder: inout EventStreamEncoder, into events: inout [ByteBuffer]) {
+        if stopping {
+            events.append(encoder.encode(ServerSentEvent.stopping(retryMilliseconds: reconnectDelayMilliseconds)))
+        }
+        if let closing = encoder.closing() { events.append(closing) }
     }
 }

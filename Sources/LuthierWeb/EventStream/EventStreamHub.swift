@@ -21,7 +21,7 @@ public final class EventStreamHub: Sendable {
     }
 
     private struct Stream {
-        var waker: AsyncStream<Void>.Continuation
+        var waker: StreamWaker
         var kind: Kind
         var client: String
     }
@@ -32,6 +32,9 @@ public final class EventStreamHub: Sendable {
         var nextID = 0
         var kioskStreams = 0
         var perClient: [String: Int] = [:]
+        /// Those waiting in `untilEveryStreamHasEnded()`, by their number.
+        var drainWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextDrainWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -103,7 +106,7 @@ public final class EventStreamHub: Sendable {
     /// Increases on every heartbeat tick; a stream sends a comment when it sees a newer one.
     public var heartbeat: Int { state.withLock { $0.heartbeat } }
 
-    func register(_ waker: AsyncStream<Void>.Continuation, kind: Kind = .shop, client: String = "") -> Int {
+    func register(_ waker: StreamWaker, kind: Kind = .shop, client: String = "") -> Int {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -114,12 +117,41 @@ public final class EventStreamHub: Sendable {
         }
     }
 
+    /// Forgets a stream; called once its connection has closed, so that the counts (and the
+    /// caps) hold every connection a stream still occupies.
     func unregister(_ id: Int) {
-        state.withLock { state in
-            guard let stream = state.streams.removeValue(forKey: id) else { return }
+        let drained = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard let stream = state.streams.removeValue(forKey: id) else { return [] }
             if stream.kind == .kiosk { state.kioskStreams -= 1 }
             let left = (state.perClient[stream.client] ?? 1) - 1
             state.perClient[stream.client] = left > 0 ? left : nil
+            guard state.streams.isEmpty else { return [] }
+            defer { state.drainWaiters.removeAll() }
+            return Array(state.drainWaiters.values)
+        }
+        for waiter in drained { waiter.resume() }
+    }
+
+    /// Returns once no stream is open (at once if none is), or when the task is cancelled.
+    ///
+    /// A stream's connection is not a task of the server's, so nothing else holds a graceful
+    /// shutdown until the streams have sent their last event (``EventStreamDrain``).
+    public func untilEveryStreamHasEnded() async {
+        let number = state.withLock { state in
+            defer { state.nextDrainWaiter += 1 }
+            return state.nextDrainWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waits = state.withLock { state in
+                    guard !state.streams.isEmpty, !Task.isCancelled else { return false }
+                    state.drainWaiters[number] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.drainWaiters.removeValue(forKey: number) }?.resume()
         }
     }
 
@@ -128,7 +160,7 @@ public final class EventStreamHub: Sendable {
         state.withLock { state in
             let slice = state.heartbeat % slices
             state.heartbeat += 1
-            for (id, stream) in state.streams where id % slices == slice { stream.waker.yield() }
+            for (id, stream) in state.streams where id % slices == slice { stream.waker.wake() }
         }
     }
 }

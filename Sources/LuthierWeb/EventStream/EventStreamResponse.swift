@@ -1,8 +1,11 @@
 import Hummingbird
+import NIOCore
 
-/// The response every event stream is sent as.
+/// The answer every event stream is sent as: its head, from the route, and its body, from the
+/// connection's ``EventStreamChannelHandler``.
 enum EventStreamResponse {
-    static func make(_ connection: EventStreamConnection) -> Response {
+    /// Hands `connection` to the connection's handler and answers with the stream's head.
+    static func make(_ connection: EventStreamConnection, on channel: any Channel) async throws -> Response {
         var headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8",
             .cacheControl: "no-cache, no-transform",
@@ -10,12 +13,7 @@ enum EventStreamResponse {
             .vary: "Accept-Encoding",
         ]
         if connection.compressed { headers[.contentEncoding] = "gzip" }
-        return Response(
-            status: .ok,
-            headers: headers,
-            body: ResponseBody { writer in
-                try await connection.run(writer: &writer)
-            }
-        )
+        try await EventStreamChannelHandler.handOver(connection, on: channel)
+        return Response(status: .ok, headers: headers, body: ResponseBody())
     }
 }

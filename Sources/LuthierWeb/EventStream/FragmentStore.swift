@@ -24,7 +24,7 @@ public final class FragmentStore: Sendable {
         var version = 0
         var entries: [String: Entry] = [:]
         var order: [String] = []
-        var wakers: [Int: AsyncStream<Void>.Continuation] = [:]
+        var wakers: [Int: StreamWaker] = [:]
         var nextWakerID = 0
         /// The latest "go to this page" command and the version it came with.
         var navigation: (version: Int, location: String)?
@@ -71,6 +71,9 @@ public final class FragmentStore: Sendable {
     /// The version of the latest change.
     public var version: Int { state.withLock { $0.version } }
 
+    /// Whether the store has ended (its session is gone): no stream can follow it any more.
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
     /// How many streams follow this store right now.
     public var subscriberCount: Int { state.withLock { $0.wakers.count } }
 
@@ -89,7 +92,7 @@ public final class FragmentStore: Sendable {
                 if state.entries[fragment.target] == nil { state.order.append(fragment.target) }
                 state.entries[fragment.target] = Entry(html: fragment.html, version: state.version)
             }
-            for waker in state.wakers.values { waker.yield() }
+            for waker in state.wakers.values { waker.wake() }
         }
     }
 
@@ -154,9 +157,9 @@ public final class FragmentStore: Sendable {
         return (current, patch, navigate)
     }
 
-    /// Registers a stream's wake-up signal: it is yielded to whenever there may be something new
+    /// Registers a stream's wake-up signal: it is woken whenever there may be something new
     /// to send, and finished when the store finishes. Nil when the store has already finished.
-    public func addWaker(_ waker: AsyncStream<Void>.Continuation) -> Int? {
+    public func addWaker(_ waker: StreamWaker) -> Int? {
         state.withLock { state in
             guard !state.isFinished else { return nil }
             let id = state.nextWakerID

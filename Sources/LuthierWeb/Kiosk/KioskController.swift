@@ -38,12 +38,11 @@ struct KioskController: Sendable {
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds
                 + Int.random(in: 0...max(0, reconnectDelayMilliseconds)),
-            peerClosed: await PeerCloseHandler.peerClosed(on: context.channel),
             start: .of(request, in: showroom.kioskFragments),
             kind: .kiosk,
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
-        return EventStreamResponse.make(connection)
+        return try await EventStreamResponse.make(connection, on: context.channel)
     }
 }
 

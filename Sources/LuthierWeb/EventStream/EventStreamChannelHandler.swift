@@ -1,0 +1,300 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// Sends an event stream's body from the connection's event loop once the router has answered its
+/// head, so that an open stream holds no task.
+///
+/// Answered by Hummingbird's responder, a stream kept its connection's task suspended for the
+/// stream's whole life, and with it the async frames of the router and every middleware: in a heap
+/// profile of a thousand kiosk streams, 26 KiB per stream out of 37. Here the route hands its
+/// ``EventStreamConnection`` to this handler (``handOver(_:on:)``) and answers with the head
+/// alone. When that answer's end passes by on its way out, the handler holds the end back and
+/// takes the connection over:
+///
+/// - it registers a ``StreamWaker`` with the stream's store and the hub: a wake raises a flag
+///   and, if the flag was down, schedules one catch-up on the event loop, which sends whatever the
+///   page does not have yet (conflated: however many changes came, at most one patch);
+/// - it tells Hummingbird's side of the connection that the requests have ended, with an error
+///   (``HandedOver``): the one ending after which Hummingbird's connection task returns instead of
+///   waiting for the channel to close. That side then half-closes the output and closes the
+///   channel, and the handler answers both as done without passing them on: the connection is the
+///   stream's now;
+/// - a reader that is not taking its bytes (the channel is not writable) is caught up when it is
+///   writable again, so what it is owed is conflated meanwhile ( ``ConnectionGuard`` cuts it off
+///   if it never is);
+/// - it ends the stream when the store finishes, when the client closes its side or goes away, and
+///   on the server's graceful shutdown (the quiesce event, answered with a reconnect hint), then
+///   writes the answer's end and closes the connection.
+///
+/// Requests that are not event streams pass through untouched.
+final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// What ends Hummingbird's side of a connection whose stream this handler has taken over.
+    struct HandedOver: Error {}
+
+    /// A route answered with an event stream on a connection that has no handler to send it.
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "the connection has no EventStreamChannelHandler to send an event stream" }
+    }
+
+    private struct Stream {
+        let connection: EventStreamConnection
+        let signal: WakeSignal
+        var encoder: EventStreamEncoder
+        /// The version the page has.
+        var sent: Int
+        /// The hub's heartbeat when this stream last looked.
+        var heartbeat: Int
+        let storeWaker: Int
+        /// The tap's lane of this stream (`<n>.patch`).
+        let lane: String
+    }
+
+    private enum State {
+        /// Ordinary requests pass both ways.
+        case idle
+        /// A route has handed over a stream; its answer's head and end are on their way out.
+        case prepared(EventStreamConnection)
+        /// The stream is this handler's; Hummingbird's side is ending or gone.
+        case streaming(Stream)
+        /// The stream has ended; the connection is closing.
+        case ended
+    }
+
+    private var state = State.idle
+    private var context: ChannelHandlerContext?
+    /// Whether a request on this connection asked to close it after its answer: Hummingbird's side
+    /// then leaves without reading on, so it never sees ``HandedOver`` and closes nothing more.
+    private var requestAskedToClose = false
+    /// Whether Hummingbird's side has still to close the channel after the handover: that close
+    /// (its only one) is answered as done and not passed on.
+    private var routerCloseToCome = false
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        release(clientLeft: true)
+        self.context = nil
+    }
+
+    /// Gives `connection` to the handler of `channel`, to be sent once the route's answer (a
+    /// `200` with the stream's headers and no body) has gone out.
+    static func handOver(_ connection: EventStreamConnection, on channel: any Channel) async throws {
+        try await channel.eventLoop.submit {
+            let handler = try? channel.pipeline.syncOperations.handler(type: EventStreamChannelHandler.self)
+            guard let handler else { throw Missing() }
+            handler.prepare(connection)
+        }.get()
+    }
+
+    func prepare(_ connection: EventStreamConnection) {
+        guard case .idle = state else { return }
+        state = .prepared(connection)
+    }
+
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .idle, .prepared:
+            if case .head(let head) = unwrapInboundIn(data), head.headerFields[.connection]?.lowercased() == "close" {
+                requestAskedToClose = true
+            }
+            context.fireChannelRead(data)
+        case .streaming, .ended:
+            // Nothing answers a request sent after a stream: its answer would come after the
+            // stream's end, and the connection closes then.
+            break
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .streaming = state {
+            if event is ChannelShouldQuiesceEvent {
+                end(stopping: true, clientLeft: false)
+                return
+            }
+            if case ChannelEvent.inputClosed = event {
+                // The client closed its side: a closed tab frees its stream at once, not a
+                // heartbeat later when a write would fail.
+                end(stopping: false, clientLeft: true)
+                return
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        release(clientLeft: true)
+        context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { catchUp() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    // MARK: Outbound
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch state {
+        case .idle:
+            context.write(data, promise: promise)
+        case .prepared(let connection):
+            switch unwrapOutboundIn(data) {
+            case .head(var head):
+                guard head.status == .ok, head.headerFields[.contentType]?.hasPrefix("text/event-stream") == true,
+                    !connection.fragments.isFinished
+                else {
+                    // Not the stream's answer after all (an error replaced it), or a stream of a
+                    // store that has ended (its session is gone): an empty answer, as it is.
+                    state = .idle
+                    context.write(data, promise: promise)
+                    return
+                }
+                // The body is written here, chunked, and the connection closes after it.
+                head.headerFields[.contentLength] = nil
+                head.headerFields[.connection] = "close"
+                context.write(wrapOutboundOut(.head(head)), promise: promise)
+            case .body:
+                context.write(data, promise: promise)
+            case .end:
+                if begin(connection, context: context) {
+                    promise?.succeed(())
+                } else {
+                    state = .idle
+                    context.write(data, promise: promise)
+                }
+            }
+        case .streaming, .ended:
+            promise?.fail(ChannelError.ioOnClosedChannel)
+        }
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if case .streaming = state {
+            switch mode {
+            case .output:
+                // Hummingbird's side finishing its writer; the stream still writes.
+                promise?.succeed(())
+                return
+            case .all where routerCloseToCome:
+                routerCloseToCome = false
+                promise?.succeed(())
+                return
+            default:
+                release(clientLeft: true)
+            }
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    // MARK: The stream
+
+    /// Takes the connection over for `connection`: false (and nothing taken) when its store has
+    /// already finished, so the empty answer goes out as it is.
+    private func begin(_ connection: EventStreamConnection, context: ChannelHandlerContext) -> Bool {
+        let signal = WakeSignal()
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        let waker = StreamWaker(
+            wake: { if signal.raise() { loop.execute { handler.value.catchUp() } } },
+            finish: { loop.execute { handler.value.end(stopping: false, clientLeft: false) } })
+        guard let storeWaker = connection.fragments.addWaker(waker) else { return false }
+        let hub = connection.hub
+        let hubID = hub.register(waker, kind: connection.kind, client: connection.client)
+        // Counted until its connection has closed, not only until its last event: the hub's counts
+        // (its caps, and the drain a graceful shutdown waits for) hold every connection in use.
+        context.channel.closeFuture.whenComplete { _ in hub.unregister(hubID) }
+        let lane = "\(hubID).patch"
+        connection.tap?.record(lane, .subscription)
+        connection.opened()
+        var encoder = EventStreamEncoder(compressed: connection.compressed)
+        let heartbeat = connection.hub.heartbeat
+        var events: [ByteBuffer] = []
+        let sent = connection.opening(encoder: &encoder, into: &events)
+        state = .streaming(
+            Stream(
+                connection: connection, signal: signal, encoder: encoder, sent: sent, heartbeat: heartbeat,
+                storeWaker: storeWaker, lane: lane))
+        routerCloseToCome = !requestAskedToClose
+        write(events, context: context)
+        // After the answer's end, Hummingbird's side reads on for the next request: this ends
+        // its reading (and its task) instead.
+        context.fireErrorCaught(HandedOver())
+        return true
+    }
+
+    /// Sends what the page does not have yet, if the reader is taking its bytes.
+    private func catchUp() {
+        guard case .streaming(var stream) = state, let context else { return }
+        stream.signal.lower()
+        guard context.channel.isWritable else { return }
+        var events: [ByteBuffer] = []
+        stream.sent = stream.connection.catchingUp(
+            from: stream.sent, heartbeat: &stream.heartbeat, encoder: &stream.encoder, lane: stream.lane,
+            into: &events)
+        state = .streaming(stream)
+        write(events, context: context)
+    }
+
+    /// Ends the stream: its last events, the answer's end, and the connection closed after them.
+    private func end(stopping: Bool, clientLeft: Bool) {
+        guard case .streaming(var stream) = state, let context else { return }
+        var events: [ByteBuffer] = []
+        stream.connection.ending(stopping: stopping, encoder: &stream.encoder, into: &events)
+        release(clientLeft: clientLeft)
+        for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
+        let channel = context.channel
+        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if channel.isWritable {
+            written.whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            // A reader that takes nothing would hold the close (and a graceful shutdown) until
+            // it is cut off: it loses the last events instead.
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Lets go of the stream's store, its place in the hub and its session: once, whatever ended it.
+    private func release(clientLeft: Bool) {
+        guard case .streaming(let stream) = state else {
+            if case .prepared = state { state = .ended }
+            return
+        }
+        state = .ended
+        let connection = stream.connection
+        connection.fragments.removeWaker(stream.storeWaker)
+        connection.tap?.record(stream.lane, clientLeft ? .cancellation : .completion)
+        connection.closed()
+    }
+
+    private func write(_ events: [ByteBuffer], context: ChannelHandlerContext) {
+        guard !events.isEmpty else { return }
+        for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
+        context.flush()
+    }
+}
+
+/// A stream's "something may be new" flag, raised from any thread and lowered on its event loop:
+/// however many wakes come before the stream catches up, one catch-up is scheduled.
+final class WakeSignal: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    /// Raises the flag; true if it was down (the caller schedules the catch-up).
+    func raise() -> Bool {
+        !raised.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
+    func lower() {
+        raised.store(false, ordering: .releasing)
+    }
+}
