@@ -63,63 +63,43 @@ import Testing
         #expect(CartViewModel.DiscountFailure.expired("OLD20").message == "The code 'OLD20' has expired.")
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func theAnalyticsSubscriberSeesEveryAppliedActionAndNeverHoldsTheCartUp() async throws {
-        let model = Self.model()
-        let applied = model.appliedActions()
-        // Nobody reads while 1,200 actions are applied: the cart is not slowed or blocked.
+    /// What a cart tells its analytics subscriber.
+    final class AppliedLog: Sendable {
+        private let applied = Mutex<[CartViewModel.AppliedAction]>([])
+        var actions: [CartViewModel.AppliedAction] { applied.withLock { $0 } }
+        func append(_ action: CartViewModel.AppliedAction) { applied.withLock { $0.append(action) } }
+    }
+
+    @Test func theAnalyticsSubscriberIsToldOfEveryAppliedActionInOrderAsItIsApplied() async throws {
+        let log = AppliedLog()
+        let model = CartViewModel(discounts: Self.codes, now: { Self.now }, applied: log.append)
         for _ in 0..<1_200 {
             try await model.send(.add(.standard))
             try await model.send(.decrement(lineID: CartLine.id(for: .standard)))
         }
         try await model.send(.add(Guitar(color: .sky)))
-        model.close()
-        var seen: [CartViewModel.AppliedAction] = []
-        for await action in applied { seen.append(action) }
-        #expect(seen.count == 1_000)  // bounded: the oldest were dropped, the newest kept
+        let seen = log.actions
+        #expect(seen.count == 2_401)
         #expect(seen.last?.action == .add(Guitar(color: .sky)))
         #expect(seen.last?.cart.guitarCount == 1)
         #expect(seen.last?.at == Self.now)
         #expect(model.latestState.cart.guitarCount == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func sendingNeverWaitsForAnAnalyticsReaderThatNeverCame() async throws {
-        let model = Self.model()
-        // Nobody ever asks for the applied actions: 2,500 actions, well past the 1,000 buffered.
-        for index in 0..<2_500 {
-            if index.isMultiple(of: 2) {
-                try await model.send(.add(.standard))
-            } else {
-                try await model.send(.remove(lineID: CartLine.id(for: .standard)))
-            }
-        }
-        #expect(model.latestState.cart == .empty)
-        #expect(model.latestState.cart == .empty)
-        // A reader that comes late gets only the newest, bounded.
-        let applied = model.appliedActions()
-        model.close()
-        var seen: [CartViewModel.AppliedAction] = []
-        for await action in applied { seen.append(action) }
-        #expect(seen.count == 1_000)
-        #expect(seen.last?.action == .remove(lineID: CartLine.id(for: .standard)))
-    }
-
-    @Test func aReaderThatKeepsUpSeesEveryActionInOrder() async throws {
-        let model = Self.model()
-        var applied = model.appliedActions().makeAsyncIterator()
+    @Test func eachActionIsToldOnceAppliedAndARefusedOneIsNot() async throws {
+        let log = AppliedLog()
+        let model = CartViewModel(discounts: Self.codes, now: { Self.now }, applied: log.append)
         let longV = CartLine.id(for: Guitar(shape: .longV))
         let actions: [CartAction] = [
             .add(Guitar(shape: .longV)), .increment(lineID: longV), .decrement(lineID: longV), .clear,
         ]
-        for action in actions {
+        for (index, action) in actions.enumerated() {
             try await model.send(action)
-            #expect(await applied.next()?.action == action)
+            #expect(log.actions.count == index + 1)
+            #expect(log.actions.last?.action == action)
         }
-        // A refused action is not an applied one.
         await #expect(throws: CartError.self) { try await model.send(.increment(lineID: longV)) }
-        model.close()
-        #expect(await applied.next() == nil)
+        #expect(log.actions.count == actions.count)
     }
 
     // MARK: - Restored from a session
@@ -183,8 +163,8 @@ import Testing
     }
 
     @Test func removingAnOrderTakesOutWhatWasOrderedAndIsNotAnAnalyticsAction() async throws {
-        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now })
-        let applied = model.appliedActions()
+        let log = AppliedLog()
+        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now }, applied: log.append)
         try await model.send(.add(Self.longV))  // added in another tab while checking out
 
         await model.settle(
@@ -200,10 +180,7 @@ import Testing
         #expect(model.latestState.cart == left)
         #expect(model.currentOutput.guitarCount == 1)
         #expect(model.currentOutput.lines.map(\.id) == [CartLine.id(for: Self.longV)])
-        model.close()
-        var seen: [CartAction] = []
-        for await action in applied { seen.append(action.action) }
-        #expect(seen == [.add(Self.longV)])
+        #expect(log.actions.map(\.action) == [.add(Self.longV)])
     }
 
     // MARK: - Settling a placed order

@@ -12,7 +12,7 @@ import Testing
 final class Tally: Sendable {
     private let value = Mutex(0)
     var count: Int { value.withLock { $0 } }
-    func add() { value.withLock { $0 += 1 } }
+    func add(_ amount: Int = 1) { value.withLock { $0 += amount } }
 }
 
 @Suite struct ShopSessionTests {
@@ -27,6 +27,8 @@ final class Tally: Sendable {
         let recorded: AsyncStream<AnalyticsEvent>
         let progressed = Tally()
         let analyticsFailures = Tally()
+        let queue = AnalyticsQueue()
+        private let analytics: AnalyticsClient
         private let running = Mutex<Task<Void, Never>?>(nil)
 
         init(
@@ -44,21 +46,26 @@ final class Tally: Sendable {
                     if failAnalytics { throw CancellationError() }
                 },
                 report: { _ in throw CancellationError() })
-            let failures = analyticsFailures
+            self.analytics = analytics
             shop = ShopSession(
                 snapshot: snapshot,
                 environment: .test(clock: ManualClock(), workshop: workshop.client, analytics: analytics),
-                discounts: [], onBuilderActed: { buildInput.yield($0) },
-                onAnalyticsFailure: { _ in failures.add() })
+                discounts: [], analytics: queue, onBuilderActed: { buildInput.yield($0) })
         }
 
+        /// Runs the session's composition, and the shop's analytics queue as `SessionService` does.
         func start() {
             let changeInput = changeInput
-            let task = Task { [shop, progressed] in
+            let task = Task { [shop, progressed, queue, analytics, analyticsFailures] in
+                async let recorded: Void = queue.run(recording: analytics.record) { _, events in
+                    analyticsFailures.add(events)
+                }
                 await shop.run(
                     render: { changeInput.yield($0) },
                     checkoutProgressed: { progressed.add() })
                 changeInput.finish()
+                queue.finish()
+                await recorded
             }
             running.withLock { $0 = task }
         }

@@ -4,9 +4,9 @@ import LuthierDomain
 /// The cart as the web layer drives it: `CartAction`s and codes in, `CartOutput` out. Its logic is
 /// `CartFeature`, run by a `Store`.
 ///
-/// Each applied customer action is also offered to a second subscriber, `appliedActions()`, for
-/// analytics: its buffer is bounded and never waited on, so a slow or failing recorder can neither
-/// slow nor break the cart.
+/// Each applied customer action is also handed to a second subscriber, `applied`, for analytics
+/// (the shop's `AnalyticsQueue`): a callback that must not wait, so a slow or failing recorder can
+/// neither slow nor break the cart.
 public final class CartViewModel: Sendable {
     /// An applied action with the cart it produced, as the analytics subscriber sees it.
     public struct AppliedAction: Hashable, Sendable {
@@ -33,8 +33,7 @@ public final class CartViewModel: Sendable {
     private let store: Store<CartFeature>
     private let output: SharedOutput<CartState, CartOutput>
     private let now: @Sendable () -> Date
-    private let applied: AsyncStream<AppliedAction>
-    private let appliedInput: AsyncStream<AppliedAction>.Continuation
+    private let applied: @Sendable (AppliedAction) -> Void
 
     /// - Parameters:
     ///   - cart: the cart to start from (a restored session's).
@@ -42,13 +41,15 @@ public final class CartViewModel: Sendable {
     ///   - discounts: the codes the shop's configuration offers.
     ///   - now: wall-clock time for discount expiry.
     ///   - settledCheckoutID: the last cart checkout whose order was taken out of the cart.
+    ///   - applied: told of each applied customer action, in order; it must return at once.
     public init(
         cart: Cart = .empty,
         discount: DiscountCode? = nil,
         discounts: [DiscountCode] = [],
         settledCheckoutID: String? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
-        taps: TapRecorder? = nil
+        taps: TapRecorder? = nil,
+        applied: @escaping @Sendable (AppliedAction) -> Void = { _ in }
     ) {
         let state = CartState(
             cart: cart, discount: discount.flatMap { $0.isValid(at: now()) ? $0 : nil },
@@ -61,14 +62,14 @@ public final class CartViewModel: Sendable {
             CartOutput(cart: state.cart, discount: state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil })
         }
         self.now = now
-        (applied, appliedInput) = AsyncStream<AppliedAction>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+        self.applied = applied
     }
 
     /// Applies one action, or refuses it and changes nothing.
     public func send(_ action: CartAction) async throws(CartError) {
         do {
             let sent = try store.send(.cart(action))
-            appliedInput.yield(AppliedAction(action: action, cart: sent.state.cart, at: now()))
+            applied(AppliedAction(action: action, cart: sent.state.cart, at: now()))
         } catch {
             guard case .cart(let refusal) = error else { return }
             throw refusal
@@ -105,11 +106,7 @@ public final class CartViewModel: Sendable {
 
     public func outputs() -> SharedOutput<CartState, CartOutput>.Outputs { output.outputs(of: store.states()) }
 
-    /// The applied actions, for the one analytics subscriber.
-    public func appliedActions() -> AsyncStream<AppliedAction> { applied }
-
     public func close() {
-        appliedInput.finish()
         store.close()
     }
 }

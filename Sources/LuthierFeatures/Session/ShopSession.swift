@@ -15,7 +15,7 @@ import Synchronization
 ///         .sink(render)
 ///     build.outputs.map(\.guitar).removeDuplicates().sink(kiosk.builderActed)
 ///     checkout.filter(\.isConfirmed).sink(cart.settle)
-///     cart.appliedActions.map(AnalyticsEvent.init).sink(analytics.record)
+///     cart.appliedActions.map(AnalyticsEvent.init).sink(analytics.enqueue)
 ///
 /// Each upstream is followed by one loop that folds its value into the combined output under one
 /// lock and renders the change there, so changes are rendered in the order they were combined,
@@ -30,19 +30,16 @@ public final class ShopSession: Sendable {
     private let combined: Mutex<SessionOutput>
     /// The session's own recorder (its inspector's lanes), if it has one.
     public let taps: TapRecorder?
-    private let analytics: AnalyticsClient
     /// Told of every change of this session's guitar (the kiosk shows what is being built).
     private let onBuilderActed: @Sendable (Guitar) -> Void
-    /// Told when an analytics event could not be recorded (the owner logs it).
-    private let onAnalyticsFailure: @Sendable (any Error) -> Void
 
     /// The shop of `snapshot`: a new one (standard guitar, empty cart) or one restored.
     public init(
         snapshot: SessionSnapshot,
         environment: LuthierEnvironment,
         discounts: [DiscountCode],
-        onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in },
-        onAnalyticsFailure: @escaping @Sendable (any Error) -> Void = { _ in }
+        analytics: AnalyticsQueue,
+        onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         orderKey = snapshot.orderKey
         analyticsKey = snapshot.analyticsKey
@@ -53,10 +50,15 @@ public final class ShopSession: Sendable {
         cart = CartViewModel(
             cart: snapshot.cart, discount: snapshot.discount, discounts: discounts,
             settledCheckoutID: snapshot.settledCheckoutID, now: environment.now,
-            taps: environment.taps)
-        analytics = environment.analytics
+            taps: environment.taps,
+            // Each applied action becomes an analytics event, under the analytics key only.
+            applied: { [analyticsKey = snapshot.analyticsKey] applied in
+                analytics.enqueue(
+                    AnalyticsEvent(
+                        action: applied.action.name, configuration: applied.action.configuration, at: applied.at,
+                        sessionKey: analyticsKey))
+            })
         self.onBuilderActed = onBuilderActed
-        self.onAnalyticsFailure = onAnalyticsFailure
         combined = Mutex(
             SessionOutput(
                 build: build.currentOutput, cart: cart.currentOutput, checkout: build.currentCheckout?.currentOutput))
@@ -92,7 +94,6 @@ public final class ShopSession: Sendable {
         checkoutProgressed: @escaping @Sendable () async -> Void
     ) async {
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.recordAnalytics() }
             group.addTask {
                 for await output in self.cart.outputs() {
                     self.combine(.cart, render) { $0.cart = output }
@@ -172,22 +173,6 @@ public final class ShopSession: Sendable {
                 await cart.settle(model.checkout)
             }
             if step.checkoutProgressed { await checkoutProgressed() }
-        }
-    }
-
-    /// The second subscriber to the cart's actions: each applied action becomes an analytics
-    /// event. It reads from a bounded buffer the cart never waits on, so a slow or failing
-    /// database costs analytics, never the cart.
-    private func recordAnalytics() async {
-        for await applied in cart.appliedActions() {
-            let event = AnalyticsEvent(
-                action: applied.action.name, configuration: applied.action.configuration, at: applied.at,
-                sessionKey: analyticsKey)
-            do {
-                try await analytics.record([event])
-            } catch {
-                onAnalyticsFailure(error)
-            }
         }
     }
 

@@ -52,16 +52,15 @@ public final class Session: Sendable {
         snapshot: SessionSnapshot,
         environment: LuthierEnvironment,
         discounts: [DiscountCode],
+        analytics: AnalyticsQueue,
         renderer: PageRenderer,
         logger: Logger,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         identity = Mutex(id)
         shop = ShopSession(
-            snapshot: snapshot, environment: environment, discounts: discounts, onBuilderActed: onBuilderActed,
-            onAnalyticsFailure: { error in
-                logger.warning("A cart action was not recorded for analytics", metadata: ["error": "\(error)"])
-            })
+            snapshot: snapshot, environment: environment, discounts: discounts, analytics: analytics,
+            onBuilderActed: onBuilderActed)
         self.renderer = renderer
         store = environment.sessions
         self.logger = logger

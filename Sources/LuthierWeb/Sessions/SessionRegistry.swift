@@ -57,6 +57,9 @@ public final class SessionRegistry: Sendable {
     /// session and carry the new cookie back, instead of starting an empty one.
     public static let rotationGrace = Duration.seconds(10)
 
+    /// Where every session's cart hands its analytics events; `SessionService` records them.
+    public let analytics: AnalyticsQueue
+
     public init(
         maxSessions: Int,
         renderer: PageRenderer,
@@ -65,12 +68,14 @@ public final class SessionRegistry: Sendable {
         logger: Logger = Logger(label: "luthier.sessions"),
         tapEvents: Int = 512,
         traceSteps: Int = 256,
+        analytics: AnalyticsQueue = AnalyticsQueue(),
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         elapsed = stopwatch(on: environment.clock)
+        self.analytics = analytics
         blank = Session(
             id: .random(), snapshot: Session.freshSnapshot(), environment: environment, discounts: discounts,
-            renderer: renderer, logger: logger)
+            analytics: analytics, renderer: renderer, logger: logger)
         self.onBuilderActed = onBuilderActed
         self.tapEvents = tapEvents
         self.traceSteps = traceSteps
@@ -188,6 +193,7 @@ public final class SessionRegistry: Sendable {
             snapshot: snapshot,
             environment: environment,
             discounts: discounts,
+            analytics: analytics,
             renderer: renderer,
             logger: logger,
             onBuilderActed: onBuilderActed

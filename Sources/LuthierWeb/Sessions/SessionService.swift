@@ -4,7 +4,7 @@ import LuthierFeatures
 import ServiceLifecycle
 
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: an output driver per
-/// session, the idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on
+/// session, the shop's analytics recorder, the idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on
 /// the injected clock. On graceful shutdown it stops taking sessions, cancels the rest and closes
 /// every session's streams.
 struct SessionService: Service {
@@ -22,6 +22,14 @@ struct SessionService: Service {
     let logger: Logger
 
     func run() async throws {
+        let analytics = registry.analytics
+        let (record, logger) = (environment.analytics.record, logger)
+        // Outside the group: on shutdown it records what the closed sessions left before it ends,
+        // rather than being cancelled with the timers.
+        async let analyticsRecorded: Void = analytics.run(recording: record) { error, events in
+            logger.warning(
+                "Cart actions were not recorded for analytics", metadata: ["events": "\(events)", "error": "\(error)"])
+        }
         await withDiscardingTaskGroup { group in
             group.addTask {
                 await repeatEvery(sweepInterval) { registry.sweep() }
@@ -39,6 +47,8 @@ struct SessionService: Service {
             registry.closeAll()
             group.cancelAll()
         }
+        analytics.finish()
+        await analyticsRecorded
     }
 
     /// Deletes stored sessions unused for longer than `retention`, and anonymous leftovers
