@@ -11,6 +11,8 @@ public final class CurrentValueBroadcast<Value: Sendable & Equatable>: Sendable 
     private struct State {
         var value: Value
         var subscribers: [Int: AsyncStream<Value>.Continuation] = [:]
+        /// The readers that are callbacks (`sink`): no task waits for them.
+        var sinks: [Int: BroadcastSink<Value>] = [:]
         var nextSubscriberID = 0
         var isFinished = false
     }
@@ -31,35 +33,79 @@ public final class CurrentValueBroadcast<Value: Sendable & Equatable>: Sendable 
         state.withLock { $0.subscribers.count }
     }
 
+    /// How many callbacks follow the value right now.
+    public var sinkCount: Int {
+        state.withLock { $0.sinks.count }
+    }
+
     /// Replaces the value and tells every subscriber, unless it is equal to the current one.
     ///
     /// Yielding happens under the lock so that two concurrent sends reach every subscriber in the
-    /// order they were applied; a yield never suspends and never calls back into this type.
+    /// order they were applied; a yield never suspends and never calls back into this type. The
+    /// callbacks are called after the lock is released.
     public func send(_ newValue: Value) {
+        offer(newValue).deliver()
+    }
+
+    /// As `send`, leaving the callbacks to the caller: a `Store` offers each new state under its
+    /// own lock (so the order is the order of its actions) and delivers once it has released it
+    /// (so a callback may read the store, or send to it).
+    func offer(_ newValue: Value) -> BroadcastDelivery<Value> {
         state.withLock { state in
-            guard !state.isFinished, state.value != newValue else { return }
+            guard !state.isFinished, state.value != newValue else { return BroadcastDelivery(sinks: []) }
             state.value = newValue
             for continuation in state.subscribers.values {
                 continuation.yield(newValue)
             }
+            return BroadcastDelivery(sinks: state.sinks.values.filter { $0.offer(newValue) })
+        }
+    }
+
+    /// Calls `receive` with the current value at once, then with every later distinct value, until
+    /// the subscription is cancelled or the broadcast finishes: Combine's `sink`, with no task
+    /// behind it.
+    ///
+    /// Calls are serial and in order, and conflated like the other readers': a value sent while
+    /// `receive` is still busy with an earlier one waits, and only the newest waits. They happen on
+    /// the sender's thread, after every lock of this type and of the store is released, so
+    /// `receive` must not wait for long (it holds up the sender meanwhile).
+    public func sink(_ receive: @escaping @Sendable (Value) -> Void) -> BroadcastSubscription {
+        let sink = BroadcastSink(receive)
+        let added: Int? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.sinks[id] = sink
+            _ = sink.offer(state.value)
+            return id
+        }
+        guard let id = added else { return BroadcastSubscription {} }
+        sink.drain()
+        return BroadcastSubscription { [weak self] in
+            sink.cancel()
+            _ = self?.state.withLock { $0.sinks.removeValue(forKey: id) }
         }
     }
 
     /// Applies `transform` to the current value atomically and publishes the result.
     @discardableResult
     public func update(_ transform: (inout Value) -> Void) -> Value {
-        state.withLock { state in
-            guard !state.isFinished else { return state.value }
+        let (newValue, delivery) = state.withLock { state in
+            guard !state.isFinished else { return (state.value, BroadcastDelivery<Value>(sinks: [])) }
             var newValue = state.value
             transform(&newValue)
+            var delivery = BroadcastDelivery<Value>(sinks: [])
             if newValue != state.value {
                 state.value = newValue
                 for continuation in state.subscribers.values {
                     continuation.yield(newValue)
                 }
+                delivery = BroadcastDelivery(sinks: state.sinks.values.filter { $0.offer(newValue) })
             }
-            return newValue
+            return (newValue, delivery)
         }
+        delivery.deliver()
+        return newValue
     }
 
     /// The current value followed by every change; the sequence ends when the broadcast finishes or
@@ -86,15 +132,18 @@ public final class CurrentValueBroadcast<Value: Sendable & Equatable>: Sendable 
 
     /// Ends every subscriber's sequence; later sends are ignored. Used when a session is dropped.
     public func finish() {
-        let continuations = state.withLock { state in
+        let (continuations, sinks) = state.withLock { state in
             state.isFinished = true
             let continuations = Array(state.subscribers.values)
+            let sinks = Array(state.sinks.values)
             state.subscribers.removeAll()
-            return continuations
+            state.sinks.removeAll()
+            return (continuations, sinks)
         }
         for continuation in continuations {
             continuation.finish()
         }
+        for sink in sinks { sink.cancel() }
     }
 
     private func removeSubscriber(_ id: Int) {

@@ -167,7 +167,7 @@ import Testing
         let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now }, applied: log.append)
         try await model.send(.add(Self.longV))  // added in another tab while checking out
 
-        await model.settle(
+        model.settle(
             Checkout(
                 id: "ordered", source: .cart,
                 lines: Self.saved.lines.map {
@@ -196,27 +196,27 @@ import Testing
         let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
         let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: Self.codes[0])
 
-        await model.settle(checkout)
+        model.settle(checkout)
         #expect(model.latestState.cart == .empty)
         #expect(model.validDiscount == nil)
         #expect(model.latestState == CartViewModel.Latest(cart: .empty, discount: nil, settledCheckoutID: "c1"))
 
         // Settled again (the order route, the session driver, a restart): nothing more is taken.
         try await model.send(.add(Self.sky))
-        await model.settle(checkout)
+        model.settle(checkout)
         #expect(model.latestState.cart == Cart(lines: [CartLine(guitar: Self.sky, quantity: 1)]))
 
         // A restored session remembers which checkout it settled.
         let restored = CartViewModel(
             cart: model.latestState.cart, discounts: Self.codes, settledCheckoutID: model.latestState.settledCheckoutID,
             now: { Self.now })
-        await restored.settle(checkout)
+        restored.settle(checkout)
         #expect(restored.latestState.cart == Cart(lines: [CartLine(guitar: Self.sky, quantity: 1)]))
     }
 
     @Test func aBuilderOrderLeavesTheCartAlone() async {
         let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
-        await model.settle(
+        model.settle(
             Self.checkout(id: "b1", source: .builder, lines: [CartLine(guitar: Self.longV, quantity: 1)], discount: nil)
         )
         #expect(model.latestState.cart == Self.saved)
@@ -228,7 +228,7 @@ import Testing
         let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now })
         let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: nil)
         try await model.applyDiscount(code: "BAND10")
-        await model.settle(checkout)
+        model.settle(checkout)
         #expect(model.latestState.cart == .empty)
         #expect(model.validDiscount == Self.codes[0])
     }

@@ -53,21 +53,17 @@ final class Tally: Sendable {
                 discounts: [], analytics: queue, onBuilderActed: { buildInput.yield($0) })
         }
 
-        /// Runs the session's composition, and the shop's analytics queue as `SessionService` does.
+        /// Starts the session's composition, and runs the shop's analytics queue as `SessionService`
+        /// does.
         func start() {
             let changeInput = changeInput
-            let task = Task { [shop, progressed, queue, analytics, analyticsFailures] in
-                async let recorded: Void = queue.run(recording: analytics.record) { _, events in
+            let task = Task { [queue, analytics, analyticsFailures] in
+                await queue.run(recording: analytics.record) { _, events in
                     analyticsFailures.add(events)
                 }
-                await shop.run(
-                    render: { changeInput.yield($0) },
-                    checkoutProgressed: { progressed.add() })
-                changeInput.finish()
-                queue.finish()
-                await recorded
             }
             running.withLock { $0 = task }
+            shop.start(render: { changeInput.yield($0) }, checkoutProgressed: { [progressed] in progressed.add() })
         }
 
         /// The next change rendered (nil if none comes within the bound).
@@ -87,6 +83,8 @@ final class Tally: Sendable {
 
         func finish() async {
             shop.close()
+            changeInput.finish()
+            queue.finish()
             await running.withLock { $0 }?.value
         }
     }

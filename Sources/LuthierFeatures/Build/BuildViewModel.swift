@@ -139,6 +139,12 @@ public final class BuildViewModel: Sendable {
     /// The output now, without waiting: what a full page render needs.
     public var currentOutput: BuildOutput { output.output(for: store.state) }
 
+    /// The current output, then every distinct change, to a callback: `outputs()` as Combine's
+    /// `sink`, serial, in order and conflated, with no task waiting between changes.
+    public func sinkOutputs(_ receive: @escaping @Sendable (BuildOutput) -> Void) -> BroadcastSubscription {
+        store.sink { [output] state in receive(output.output(for: state)) }
+    }
+
     /// The current output, then every distinct change; a slow reader sees only the newest.
     public func outputs() -> SharedOutput<BuildState, BuildOutput>.Outputs {
         output.outputs(of: store.states())

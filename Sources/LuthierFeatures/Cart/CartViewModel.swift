@@ -90,7 +90,7 @@ public final class CartViewModel: Sendable {
     /// however often it is called (the order route and the session's driver both call it, and a
     /// restored session calls it again). A builder checkout leaves the cart alone. Not a customer
     /// action, so analytics does not count it.
-    public func settle(_ checkout: Checkout) async {
+    public func settle(_ checkout: Checkout) {
         _ = try? store.send(.settle(checkout))
     }
 
@@ -103,6 +103,12 @@ public final class CartViewModel: Sendable {
     public var latestState: CartState { store.state }
 
     public var currentOutput: CartOutput { output.output(for: store.state) }
+
+    /// The current output, then every distinct change, to a callback: `outputs()` as Combine's
+    /// `sink`, serial, in order and conflated, with no task waiting between changes.
+    public func sinkOutputs(_ receive: @escaping @Sendable (CartOutput) -> Void) -> BroadcastSubscription {
+        store.sink { [output] state in receive(output.output(for: state)) }
+    }
 
     public func outputs() -> SharedOutput<CartState, CartOutput>.Outputs { output.outputs(of: store.states()) }
 

@@ -100,6 +100,12 @@ public final class CheckoutViewModel: Sendable {
     /// The output now: what a full page renders.
     public var currentOutput: CheckoutOutput { output.output(for: store.state) }
 
+    /// The current output, then every distinct change, to a callback: `outputs()` as Combine's
+    /// `sink`, serial, in order and conflated, with no task waiting between changes.
+    public func sinkOutputs(_ receive: @escaping @Sendable (CheckoutOutput) -> Void) -> BroadcastSubscription {
+        store.sink { [output] state in receive(output.output(for: state)) }
+    }
+
     /// The outputs, from the current one on: each state the store reaches, as the page shows it
     /// (`map`; equal states are left out by the store). Conflated: a slow
     /// reader gets the newest.

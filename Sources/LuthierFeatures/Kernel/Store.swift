@@ -54,6 +54,12 @@ public final class Store<R: Reducer>: Sendable {
     /// Every state from the current one on, conflated for a slow reader (its latest value wins).
     public func states() -> AsyncStream<State> { published.values() }
 
+    /// Calls `receive` with the state now and with every later distinct one, serially and in order,
+    /// outside the store's lock; conflated for a slow callback. No task waits between states.
+    public func sink(_ receive: @escaping @Sendable (State) -> Void) -> BroadcastSubscription {
+        published.sink(receive)
+    }
+
     /// Applies `action` and starts the work it asks for; returns the state it led to and that work,
     /// which the caller may await (`finish()`) or leave running.
     /// A refused action changes nothing and throws the reducer's refusal.
@@ -63,8 +69,16 @@ public final class Store<R: Reducer>: Sendable {
     }
 
     private func apply(_ action: Action, fedBack: Bool) throws(R.Refusal) -> Sent {
-        try core.withLock { (core) throws(R.Refusal) -> Sent in
-            guard !core.isClosed else { return Sent(state: core.state, tasks: []) }
+        // The new state is offered to the callbacks in the order of the actions (under the lock),
+        // and they are called once the lock is released: a callback may read this store or send to it.
+        let (sent, delivery) = try lockedApply(action, fedBack: fedBack)
+        delivery.deliver()
+        return sent
+    }
+
+    private func lockedApply(_ action: Action, fedBack: Bool) throws(R.Refusal) -> (Sent, BroadcastDelivery<State>) {
+        try core.withLock { (core) throws(R.Refusal) -> (Sent, BroadcastDelivery<State>) in
+            guard !core.isClosed else { return (Sent(state: core.state, tasks: []), BroadcastDelivery(sinks: [])) }
             var next = core.state
             let effect: Effect<Action>
             do throws(R.Refusal) {
@@ -77,7 +91,7 @@ public final class Store<R: Reducer>: Sendable {
             trace?.record(fedBack ? .effect : .input, action, before: core.state, after: next)
             if let tap, tap.recorder.isRecording, next != core.state { tap.record("state", .value, "\(next)") }
             core.state = next
-            published.send(core.state)
+            let delivery = published.offer(core.state)
             if fedBack { feedback?.yield((action, core.state)) }
             for id in effect.cancellations {
                 for (token, running) in core.running where running.id == id {
@@ -108,7 +122,7 @@ public final class Store<R: Reducer>: Sendable {
                 core.running[token] = (job.id, task)
                 started.append(task)
             }
-            return Sent(state: core.state, tasks: started)
+            return (Sent(state: core.state, tasks: started), delivery)
         }
     }
 
@@ -136,7 +150,7 @@ public final class Store<R: Reducer>: Sendable {
     }
 
     /// How many readers follow the states (used to prove streams are released).
-    public var subscriberCount: Int { published.subscriberCount }
+    public var subscriberCount: Int { published.subscriberCount + published.sinkCount }
 
     /// Effects in flight now.
     public var runningEffects: Int { core.withLock { $0.running.count } }

@@ -6,7 +6,7 @@ import Synchronization
 /// reactions that run between them. The web layer's `Session` holds one, and adds only what the
 /// web needs: the cookie's identity, persistence and activity.
 ///
-/// `run(render:)` is the session's composition, written as the seeds would:
+/// `start(render:checkoutProgressed:)` is the session's composition, written as the seeds would:
 ///
 ///     let checkout = build.outputs.map(\.checkoutID).removeDuplicates()
 ///         .flatMapLatest { id in checkoutModel(id)?.outputs ?? Just(nil) }
@@ -17,9 +17,11 @@ import Synchronization
 ///     checkout.filter(\.isConfirmed).sink(cart.settle)
 ///     cart.appliedActions.map(AnalyticsEvent.init).sink(analytics.enqueue)
 ///
-/// Each upstream is followed by one loop that folds its value into the combined output under one
-/// lock and renders the change there, so changes are rendered in the order they were combined,
-/// and one change of any screen is always one patch.
+/// Each upstream is followed by a sink (`sinkOutputs`) that folds its value into the combined
+/// output under one lock and renders the change there, so changes are rendered in the order they
+/// were combined, and one change of any screen is always one patch. The sinks are callbacks, called
+/// by whoever changed the screen (a post, an effect's answer), so an idle session holds no task:
+/// three loops waiting for the session's whole life cost 7 KiB of task frames per session.
 public final class ShopSession: Sendable {
     public let build: BuildViewModel
     public let cart: CartViewModel
@@ -28,6 +30,8 @@ public final class ShopSession: Sendable {
     /// Another anonymous key, for analytics, so that analytics cannot be joined to orders.
     public let analyticsKey: String
     private let combined: Mutex<SessionOutput>
+    /// The composition's sinks, cancelled when the session closes.
+    private let subscriptions = Mutex(Subscriptions())
     /// The session's own recorder (its inspector's lanes), if it has one.
     public let taps: TapRecorder?
     /// Told of every change of this session's guitar (the kiosk shows what is being built).
@@ -86,39 +90,35 @@ public final class ShopSession: Sendable {
         )
     }
 
-    /// Composes the screens until they close (or the task is cancelled): every change of the
-    /// combined output is given to `render`, in order; `checkoutProgressed` is awaited after a
-    /// change the checkout made on its own (the owner saves it).
-    public func run(
+    /// Composes the screens until `close()`: every change of the combined output is given to
+    /// `render`, in order; `checkoutProgressed` is told of a change the checkout made on its own
+    /// (the owner saves it, without holding up the change). Both are called on the thread of
+    /// whoever made the change, and must not wait.
+    public func start(
         render: @escaping @Sendable (SessionChange) -> Void,
-        checkoutProgressed: @escaping @Sendable () async -> Void
-    ) async {
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                for await output in self.cart.outputs() {
-                    self.combine(.cart, render) { $0.cart = output }
-                }
-            }
-            if let restored = build.currentCheckout {
-                group.addTask { await self.follow(restored, render, checkoutProgressed) }
-            }
-            for await output in build.outputs() {
-                let checkout = build.currentCheckout.flatMap { $0.checkout.id == output.checkoutID ? $0 : nil }
-                let step = combine(.build, render) { combined in
-                    combined.build = output
-                    if combined.checkout?.checkoutID != output.checkoutID {
-                        combined.checkout = checkout?.currentOutput
-                    }
-                }
-                if step.guitarChanged { onBuilderActed(output.guitar) }
-                if let checkout, step.checkoutChanged {
-                    // The newest checkout is followed (until it closes: the builder closes the one a
-                    // newer checkout replaces, and every one when the session closes).
-                    group.addTask { await self.follow(checkout, render, checkoutProgressed) }
-                }
-            }
-            group.cancelAll()
+        checkoutProgressed: @escaping @Sendable () -> Void
+    ) {
+        let cartSubscription = cart.sinkOutputs { [self] output in
+            combine(.cart, render) { $0.cart = output }
         }
+        subscriptions.withLock { $0.cart = cartSubscription }
+        if let restored = build.currentCheckout { follow(restored, render, checkoutProgressed) }
+        let buildSubscription = build.sinkOutputs { [self] output in
+            let checkout = build.currentCheckout.flatMap { $0.checkout.id == output.checkoutID ? $0 : nil }
+            let step = combine(.build, render) { combined in
+                combined.build = output
+                if combined.checkout?.checkoutID != output.checkoutID {
+                    combined.checkout = checkout?.currentOutput
+                }
+            }
+            if step.guitarChanged { onBuilderActed(output.guitar) }
+            if let checkout, step.checkoutChanged {
+                // The newest checkout is followed (until it closes: the builder closes the one a
+                // newer checkout replaces, and every one when the session closes).
+                follow(checkout, render, checkoutProgressed)
+            }
+        }
+        subscriptions.withLock { $0.build = buildSubscription }
     }
 
     /// What a step of the composition changed, for the loop that made it to act on.
@@ -159,26 +159,48 @@ public final class ShopSession: Sendable {
     /// late outputs are dropped). A confirmed order settles the cart.
     private func follow(
         _ model: CheckoutViewModel, _ render: @escaping @Sendable (SessionChange) -> Void,
-        _ checkoutProgressed: @Sendable () async -> Void
-    ) async {
+        _ checkoutProgressed: @escaping @Sendable () -> Void
+    ) {
         let id = model.checkout.id
         // Settling is idempotent: a restored checkout confirmed before the restart settles again.
-        var wasConfirmed = false
-        for await output in model.outputs() {
+        let settled = SettledOnce()
+        let subscription = model.sinkOutputs { [self] output in
             let step = combine(.checkout, render) { combined in
                 if combined.build.checkoutID == id { combined.checkout = output }
             }
-            if output.confirmation != nil, !wasConfirmed {
-                wasConfirmed = true
-                await cart.settle(model.checkout)
-            }
-            if step.checkoutProgressed { await checkoutProgressed() }
+            if output.confirmation != nil, settled.first() { cart.settle(model.checkout) }
+            if step.checkoutProgressed { checkoutProgressed() }
         }
+        let replaced = subscriptions.withLock { subscriptions in
+            defer { subscriptions.checkout = subscription }
+            return subscriptions.checkout
+        }
+        replaced?.cancel()
     }
 
-    /// Ends the screens, and with them `run`.
+    /// Ends the screens, and with them the composition.
     public func close() {
         build.close()
         cart.close()
+        let ended = subscriptions.withLock { subscriptions in
+            defer { subscriptions = Subscriptions() }
+            return [subscriptions.build, subscriptions.cart, subscriptions.checkout]
+        }
+        for subscription in ended { subscription?.cancel() }
+    }
+}
+
+extension ShopSession {
+    /// The sinks the composition holds while it runs.
+    struct Subscriptions: Sendable {
+        var build: BroadcastSubscription?
+        var cart: BroadcastSubscription?
+        var checkout: BroadcastSubscription?
+    }
+
+    /// True the first time it is asked, false after: a checkout's confirmation settles the cart once.
+    final class SettledOnce: Sendable {
+        private let settled = Atomic<Bool>(false)
+        func first() -> Bool { !settled.exchange(true, ordering: .relaxed) }
     }
 }

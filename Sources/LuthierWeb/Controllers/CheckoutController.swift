@@ -85,7 +85,7 @@ struct CheckoutController: Sendable {
             : nil
         do {
             try await model.placeOrder()
-            await session.cart.settle(model.checkout)
+            session.cart.settle(model.checkout)
             // A new id once an order is placed: one planted before stops working here.
             if taken != nil { await sessions.rotate(session, once: model.checkout.id) }
         } catch let failure as CheckoutViewModel.OrderFailure {

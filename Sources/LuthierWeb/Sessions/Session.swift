@@ -120,20 +120,22 @@ public final class Session: Sendable {
         }
     }
 
-    /// The output driver: renders each change of the session's combined output once, for every
-    /// stream of the session (with the page every open tab goes to, when a checkout starts or
-    /// ends), and saves what the checkout changes on its own. Ends when the session closes or the
-    /// task is cancelled.
-    func drive() async {
+    /// Starts the output driver: each change of the session's combined output is rendered once,
+    /// for every stream of the session (with the page every open tab goes to, when a checkout
+    /// starts or ends), and what the checkout changes on its own is saved. It runs until the
+    /// session closes, as callbacks of the session's screens: no task waits for a change.
+    func drive() {
         let fragments = fragments
         let renderer = renderer
-        await shop.run(
+        shop.start(
             render: { change in
                 fragments.publish(
                     SessionFragments.table.changed(from: change.previous, to: change.current, renderer: renderer),
                     navigate: change.navigation)
             },
-            checkoutProgressed: { await self.saveInBackground() })
+            // A save is a database write: it goes on a task of its own, for as long as it takes, so
+            // the checkout's change is not held up by it.
+            checkoutProgressed: { Task { await self.saveInBackground() } })
     }
 
     /// Marks the session as used now, as the registry's `use`-th use.

@@ -3,8 +3,8 @@ import Logging
 import LuthierFeatures
 import ServiceLifecycle
 
-/// The long-lived work behind the sessions, as one ServiceLifecycle service: an output driver per
-/// session, the shop's analytics recorder, the idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on
+/// The long-lived work behind the sessions, as one ServiceLifecycle service: it starts each
+/// session's output driver (callbacks, not a task), and runs the shop's analytics recorder, the idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on
 /// the injected clock. On graceful shutdown it stops taking sessions, cancels the rest and closes
 /// every session's streams.
 struct SessionService: Service {
@@ -42,7 +42,7 @@ struct SessionService: Service {
                 await repeatEvery(expiryInterval) { await deleteExpiredSessions() }
             }
             for await session in registry.newSessions.cancelOnGracefulShutdown() {
-                group.addTask { await session.drive() }
+                session.drive()
             }
             registry.closeAll()
             group.cancelAll()
