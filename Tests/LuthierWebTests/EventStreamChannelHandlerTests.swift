@@ -2,6 +2,7 @@ import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
+import Synchronization
 import Testing
 
 @testable import LuthierWeb
@@ -26,12 +27,22 @@ struct EventStreamChannelHandlerTests {
         }
     }
 
+    final class Calls: Sendable {
+        private let counts = Mutex<(opened: Int, closed: Int, unused: Int)>((0, 0, 0))
+        var now: [Int] { counts.withLock { [$0.opened, $0.closed, $0.unused] } }
+        func opened() { counts.withLock { $0.opened += 1 } }
+        func closed() { counts.withLock { $0.closed += 1 } }
+        func unused() { counts.withLock { $0.unused += 1 } }
+    }
+
     struct Fixture {
         let channel = EmbeddedChannel()
         let router = RouterSide()
         let handler = EventStreamChannelHandler()
         let fragments = FragmentStore(initial: [Fragment(target: "price", html: "one")], epoch: 1)
         let hub = EventStreamHub()
+        /// How often the connection was opened, closed and left unused.
+        let calls = Calls()
 
         init() throws {
             try channel.pipeline.syncOperations.addHandlers([handler, router])
@@ -39,8 +50,10 @@ struct EventStreamChannelHandlerTests {
         }
 
         func connection(compressed: Bool = false) -> EventStreamConnection {
-            EventStreamConnection(
-                fragments: fragments, hub: hub, reconnectDelayMilliseconds: 2_000, compressed: compressed)
+            let calls = calls
+            return EventStreamConnection(
+                fragments: fragments, hub: hub, reconnectDelayMilliseconds: 2_000, compressed: compressed,
+                opened: calls.opened, closed: calls.closed, unused: calls.unused)
         }
 
         /// What the route and Hummingbird's writer do: hand the stream over, then write the answer.
@@ -130,6 +143,7 @@ struct EventStreamChannelHandlerTests {
         #expect(!fixture.channel.isActive)
         #expect(fixture.fragments.subscriberCount == 0)
         #expect(fixture.hub.openStreams == 0)
+        #expect(fixture.calls.now == [1, 1, 0])
     }
 
     @Test(
@@ -222,6 +236,7 @@ struct EventStreamChannelHandlerTests {
         #expect(head.headerFields[.contentLength] == "0")
         #expect(fixture.router.errors.isEmpty)
         #expect(fixture.fragments.subscriberCount == 0)
+        #expect(fixture.calls.now == [0, 0, 1])
     }
 
     @Test(
@@ -237,5 +252,6 @@ struct EventStreamChannelHandlerTests {
         }
         #expect(fixture.router.errors.isEmpty)
         #expect(fixture.channel.isActive)
+        #expect(fixture.calls.now == [0, 0, 1])
     }
 }

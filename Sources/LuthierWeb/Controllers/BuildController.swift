@@ -66,7 +66,7 @@ struct BuildController: Sendable {
             start: .of(request, in: session.fragments),
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
-        return try await EventStreamResponse.make(connection, on: context.channel)
+        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 }
 

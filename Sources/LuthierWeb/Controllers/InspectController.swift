@@ -144,6 +144,11 @@ struct InspectController: Sendable {
                 fragments.publish([fragment(shown)])
             }
         }
+        let stop: @Sendable () -> Void = {
+            stopWatching()
+            redrawing.cancel()
+            fragments.finish()
+        }
         let connection = EventStreamConnection(
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds, start: .fresh,
             client: client,
@@ -151,19 +156,10 @@ struct InspectController: Sendable {
             opened: opened,
             closed: {
                 closed()
-                stopWatching()
-                redrawing.cancel()
-                fragments.finish()
-            })
-        do {
-            return try await EventStreamResponse.make(connection, on: context.channel)
-        } catch {
-            // Never opened, so never closed: what it started stops here.
-            stopWatching()
-            redrawing.cancel()
-            fragments.finish()
-            throw error
-        }
+                stop()
+            },
+            unused: stop)
+        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 
     /// `recorder`'s events as `view` shows them, now.

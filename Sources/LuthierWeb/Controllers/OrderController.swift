@@ -48,6 +48,11 @@ struct OrderController: Sendable {
                 fragments.publish([stages(moved)])
             }
         }
+        let stop: @Sendable () -> Void = {
+            tracker.close()
+            publishing.cancel()
+            fragments.finish()
+        }
         let connection = EventStreamConnection(
             fragments: fragments,
             hub: hub,
@@ -55,21 +60,9 @@ struct OrderController: Sendable {
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
             client: client, compressed: ResponseFactory.acceptsGzip(request),
-            closed: {
-                tracker.close()
-                publishing.cancel()
-                fragments.finish()
-            }
+            closed: stop, unused: stop
         )
-        do {
-            return try await EventStreamResponse.make(connection, on: context.channel)
-        } catch {
-            // Never opened, so never closed: what it started stops here.
-            tracker.close()
-            publishing.cancel()
-            fragments.finish()
-            throw error
-        }
+        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 
     /// An order and who asked for it, once they may see it.

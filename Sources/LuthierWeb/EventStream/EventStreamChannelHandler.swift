@@ -157,6 +157,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
                     // Not the stream's answer after all (an error replaced it), or a stream of a
                     // store that has ended (its session is gone): an empty answer, as it is.
                     state = .idle
+                    connection.unused()
                     context.write(data, promise: promise)
                     return
                 }
@@ -171,6 +172,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
                     promise?.succeed(())
                 } else {
                     state = .idle
+                    connection.unused()
                     context.write(data, promise: promise)
                 }
             }
@@ -267,7 +269,10 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     /// Lets go of the stream's store, its place in the hub and its session: once, whatever ended it.
     private func release(clientLeft: Bool) {
         guard case .streaming(let stream) = state else {
-            if case .prepared = state { state = .ended }
+            if case .prepared(let connection) = state {
+                state = .ended
+                connection.unused()
+            }
             return
         }
         state = .ended

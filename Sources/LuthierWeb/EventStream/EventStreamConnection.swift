@@ -35,6 +35,9 @@ struct EventStreamConnection: Sendable {
     /// Called when the stream starts and when it has ended, whatever ended it.
     let opened: @Sendable () -> Void
     let closed: @Sendable () -> Void
+    /// Called instead, when the stream never starts (a `HEAD` request, a store that has already
+    /// ended, an answer replaced by an error): what the route started for it stops.
+    let unused: @Sendable () -> Void
     let start: Start
     /// The budget it counts in and the client address it counts for.
     let kind: EventStreamHub.Kind
@@ -69,7 +72,8 @@ struct EventStreamConnection: Sendable {
         tap: Tap? = nil,
         compressed: Bool = false,
         opened: @escaping @Sendable () -> Void = {},
-        closed: @escaping @Sendable () -> Void = {}
+        closed: @escaping @Sendable () -> Void = {},
+        unused: @escaping @Sendable () -> Void = {}
     ) {
         self.start = start
         self.kind = kind
@@ -81,6 +85,7 @@ struct EventStreamConnection: Sendable {
         self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
         self.opened = opened
         self.closed = closed
+        self.unused = unused
     }
 
     /// What a stream sends first: the reconnect delay, then what the page does not have yet

@@ -4,8 +4,11 @@ import NIOCore
 /// The answer every event stream is sent as: its head, from the route, and its body, from the
 /// connection's ``EventStreamChannelHandler``.
 enum EventStreamResponse {
-    /// Hands `connection` to the connection's handler and answers with the stream's head.
-    static func make(_ connection: EventStreamConnection, on channel: any Channel) async throws -> Response {
+    /// Hands `connection` to the connection's handler and answers with the stream's head; a `HEAD`
+    /// request gets the head alone, and opens no stream.
+    static func make(_ connection: EventStreamConnection, for request: Request, on channel: any Channel) async throws
+        -> Response
+    {
         var headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8",
             .cacheControl: "no-cache, no-transform",
@@ -13,7 +16,16 @@ enum EventStreamResponse {
             .vary: "Accept-Encoding",
         ]
         if connection.compressed { headers[.contentEncoding] = "gzip" }
-        try await EventStreamChannelHandler.handOver(connection, on: channel)
+        do {
+            guard request.method != .head else {
+                connection.unused()
+                return Response(status: .ok, headers: headers, body: ResponseBody())
+            }
+            try await EventStreamChannelHandler.handOver(connection, on: channel)
+        } catch {
+            connection.unused()
+            throw error
+        }
         return Response(status: .ok, headers: headers, body: ResponseBody())
     }
 }

@@ -42,7 +42,7 @@ struct KioskController: Sendable {
             kind: .kiosk,
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
-        return try await EventStreamResponse.make(connection, on: context.channel)
+        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 }
 
