@@ -39,3 +39,25 @@ extension HTTPFields {
         return values.isEmpty ? nil : values.joined(separator: ",")
     }
 }
+
+extension HTTPFields {
+    /// The value of the request's cookie `name`: the first one, as Hummingbird's `Cookies` reads
+    /// it, found by scanning the `Cookie` lines rather than parsing every cookie into a value (the
+    /// session cookie is read on every request, and that parse was 5 % of a page's time).
+    func cookieValue(named name: String) -> Substring? {
+        for field in self where field.name == .cookie {
+            var rest = Substring(field.value)
+            while !rest.isEmpty {
+                let end = rest.firstIndex(of: ";") ?? rest.endIndex
+                let pair = rest[..<end].drop { $0.isWhitespace }
+                if let equals = pair.firstIndex(of: "="), pair[..<equals] == name {
+                    // An empty value is no cookie (as `Cookies` reads it), and ends the search.
+                    let value = pair[pair.index(after: equals)...]
+                    return value.isEmpty ? nil : value
+                }
+                rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+            }
+        }
+        return nil
+    }
+}

@@ -16,7 +16,8 @@ struct SessionMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
-        let session = RequestSession(registry: registry, cookie: request.cookies[SessionResponses.cookieName]?.value)
+        let cookie = request.headers.cookieValue(named: SessionResponses.cookieName).map(String.init)
+        let session = RequestSession(registry: registry, cookie: cookie)
         context.session = session
         var response: Response
         do {
