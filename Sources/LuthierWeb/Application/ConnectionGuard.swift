@@ -70,6 +70,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // A socket that no longer takes options is closing: nothing is sent to it either way.
         try? context.channel.syncOptions?.setOption(
             ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes))
+        try? context.channel.syncOptions?.setOption(
+            ChannelOptions.recvAllocator,
+            value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65_536))
         arm(refused ? limits.refusedHeadTimeout : limits.headerTimeout, context: context)
     }
 
