@@ -20,12 +20,7 @@ public struct BuildOutput: Hashable, Sendable {
         self.guitar = guitar
         artwork = GuitarArtwork(guitar: guitar)
         description = guitar.description
-        pickers = [
-            Picker(Shape.self, selected: guitar.shape),
-            Picker(Color.self, selected: guitar.color),
-            Picker(BodyWood.self, selected: guitar.body),
-            Picker(FretboardWood.self, selected: guitar.fretboard),
-        ]
+        pickers = Picker.all(for: guitar)
         price = guitar.price.formatted()
         checkoutButton = CheckoutButton(price: price, phase: state.checkoutPhase)
         checkoutID = state.checkout?.id
