@@ -1,6 +1,6 @@
 import Synchronization
 
-/// One callback following a `CurrentValueBroadcast`: a mailbox of one value and a flag saying
+/// One callback following a `Store`'s states (`sink`): a mailbox of one value and a flag saying
 /// whether somebody is delivering.
 ///
 /// Whoever offers a value to an idle sink becomes its deliverer (`drain`) and calls the callback
@@ -58,7 +58,7 @@ final class BroadcastSink<Value: Sendable>: Sendable {
     }
 }
 
-/// The callbacks a broadcast owes after a change, delivered once the locks are released.
+/// The callbacks a store owes its sinks after a change, delivered once the locks are released.
 struct BroadcastDelivery<Value: Sendable> {
     let sinks: [BroadcastSink<Value>]
 

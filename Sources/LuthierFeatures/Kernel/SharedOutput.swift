@@ -22,7 +22,7 @@ public final class SharedOutput<State: Sendable & Equatable, Output: Sendable & 
         return output
     }
 
-    /// The outputs of `states`. The states come from a `CurrentValueBroadcast`, which already
+    /// The outputs of `states`. The states come from a `Store`, which already
     /// leaves out a state equal to the one before (`removeDuplicates` on the state), so no output is
     /// compared again here: a reader would have to keep a copy of the last output to do it, and a
     /// session's driver keeps its own for its diff.

@@ -12,7 +12,9 @@ public final class Store<R: Reducer>: Sendable {
     public typealias Action = R.Action
 
     private struct Core {
+        /// The state, kept once: its readers are told of each new one, and a new reader starts from it.
         var state: State
+        var readers = BroadcastReaders<State>()
         var running: [Int: (id: EffectID?, task: Task<[Action], Never>)] = [:]
         var nextToken = 0
         var isClosed = false
@@ -22,7 +24,6 @@ public final class Store<R: Reducer>: Sendable {
 
     private let reducer: R
     private let core: Mutex<Core>
-    private let published: CurrentValueBroadcast<State>
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
     /// Where the store tells what it does, for the inspector and `LOG_LEVEL=trace`: each input
@@ -42,7 +43,6 @@ public final class Store<R: Reducer>: Sendable {
     ) {
         self.reducer = reducer
         core = Mutex(Core(state: initialState))
-        published = CurrentValueBroadcast(initialState)
         self.feedback = feedback
         self.tap = tap
         self.trace = trace
@@ -52,12 +52,30 @@ public final class Store<R: Reducer>: Sendable {
     public var state: State { core.withLock { $0.state } }
 
     /// Every state from the current one on, conflated for a slow reader (its latest value wins).
-    public func states() -> AsyncStream<State> { published.values() }
+    public func states() -> AsyncStream<State> {
+        let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        guard let id = core.withLock({ $0.readers.addStream(continuation, current: $0.state) }) else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.core.withLock { $0.readers.remove(id) }
+        }
+        return stream
+    }
 
     /// Calls `receive` with the state now and with every later distinct one, serially and in order,
     /// outside the store's lock; conflated for a slow callback. No task waits between states.
     public func sink(_ receive: @escaping @Sendable (State) -> Void) -> BroadcastSubscription {
-        published.sink(receive)
+        let sink = BroadcastSink(receive)
+        guard let id = core.withLock({ $0.readers.addSink(sink, current: $0.state) }) else {
+            return BroadcastSubscription {}
+        }
+        sink.drain()
+        return BroadcastSubscription { [weak self] in
+            sink.cancel()
+            self?.core.withLock { $0.readers.remove(id) }
+        }
     }
 
     /// Applies `action` and starts the work it asks for; returns the state it led to and that work,
@@ -89,9 +107,11 @@ public final class Store<R: Reducer>: Sendable {
             }
             tap?.record(fedBack ? "effect" : "input", .value, "\(action)")
             trace?.record(fedBack ? .effect : .input, action, before: core.state, after: next)
-            if let tap, tap.recorder.isRecording, next != core.state { tap.record("state", .value, "\(next)") }
+            let changed = next != core.state
+            if let tap, tap.recorder.isRecording, changed { tap.record("state", .value, "\(next)") }
+            // Equal states are left out (`removeDuplicates`).
+            let delivery = changed ? core.readers.offer(next) : BroadcastDelivery(sinks: [])
             core.state = next
-            let delivery = published.offer(core.state)
             if fedBack { feedback?.yield((action, core.state)) }
             for id in effect.cancellations {
                 for (token, running) in core.running where running.id == id {
@@ -150,7 +170,7 @@ public final class Store<R: Reducer>: Sendable {
     }
 
     /// How many readers follow the states (used to prove streams are released).
-    public var subscriberCount: Int { published.subscriberCount + published.sinkCount }
+    public var subscriberCount: Int { core.withLock { $0.readers.count } }
 
     /// Effects in flight now.
     public var runningEffects: Int { core.withLock { $0.running.count } }
@@ -158,17 +178,17 @@ public final class Store<R: Reducer>: Sendable {
     /// Cancels every effect, ends the published states and the feedback, and refuses further
     /// actions: the screen is gone.
     public func close() {
-        let (tasks, waiters) = core.withLock { core in
+        let (tasks, waiters, readers) = core.withLock { core in
             core.isClosed = true
             defer {
                 core.running = [:]
                 core.closeWaiters = []
             }
-            return (core.running.values.map(\.task), core.closeWaiters)
+            return (core.running.values.map(\.task), core.closeWaiters, core.readers.finish())
         }
         for task in tasks { task.cancel() }
         for waiter in waiters { waiter.resume() }
-        published.finish()
+        readers.end()
         feedback?.finish()
     }
 

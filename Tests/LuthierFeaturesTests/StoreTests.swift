@@ -18,101 +18,108 @@ private final class SinkLog: Sendable {
     func leave() { state.withLock { $0.depth -= 1 } }
 }
 
-@Suite struct CurrentValueBroadcastTests {
-    @Test func aNewReaderGetsTheCurrentValueFirst() async {
-        let broadcast = CurrentValueBroadcast(1)
-        broadcast.send(2)
-        var values = broadcast.values().makeAsyncIterator()
-        #expect(await values.next() == 2)
-        broadcast.send(3)
-        #expect(await values.next() == 3)
+/// A store's readers (`states()` and `sink`): the store keeps its state once, and its readers are
+/// told of each distinct new one, conflated, never queued.
+@Suite struct StoreTests {
+    typealias Counter = TapRecorderTests.Counter
+
+    static func store(_ initial: Int = 0) -> Store<Counter> {
+        Store(initialState: initial, reducer: Counter(clock: ManualClock()))
     }
 
-    @Test func aReaderThatFallsBehindHoldsOnlyTheNewestValue() async {
-        let broadcast = CurrentValueBroadcast(0)
-        var values = broadcast.values().makeAsyncIterator()
-        for value in 1...10_000 { broadcast.send(value) }
-        #expect(await values.next() == 10_000)
-        broadcast.finish()
-        #expect(await values.next() == nil)
+    @Test func aNewReaderGetsTheCurrentStateFirst() async {
+        let store = Self.store(1)
+        store.send(.add(1))
+        var states = store.states().makeAsyncIterator()
+        #expect(await states.next() == 2)
+        store.send(.add(1))
+        #expect(await states.next() == 3)
     }
 
-    @Test func updateIsAtomicUnderConcurrency() async {
-        let broadcast = CurrentValueBroadcast(0)
+    @Test func aReaderThatFallsBehindHoldsOnlyTheNewestState() async {
+        let store = Self.store()
+        var states = store.states().makeAsyncIterator()
+        for _ in 1...10_000 { store.send(.add(1)) }
+        #expect(await states.next() == 10_000)
+        store.close()
+        #expect(await states.next() == nil)
+    }
+
+    @Test func sendsAreAtomicUnderConcurrency() async {
+        let store = Self.store()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<1_000 {
-                group.addTask { broadcast.update { $0 += 1 } }
+                group.addTask { store.send(.add(1)) }
             }
         }
-        #expect(broadcast.value == 1_000)
+        #expect(store.state == 1_000)
     }
 
     @Test func readersThatStopAreUnsubscribed() async {
-        let broadcast = CurrentValueBroadcast("a")
+        let store = Self.store()
         let task = Task {
-            for await _ in broadcast.values() {}
+            for await _ in store.states() {}
         }
-        while broadcast.subscriberCount == 0 { await Task.yield() }
+        while store.subscriberCount == 0 { await Task.yield() }
         task.cancel()
         await task.value
-        #expect(broadcast.subscriberCount == 0)
+        #expect(store.subscriberCount == 0)
     }
 
-    @Test func aSinkGetsTheCurrentValueAtOnceThenEveryDistinctChangeInOrder() {
-        let broadcast = CurrentValueBroadcast(1)
+    @Test func aSinkGetsTheCurrentStateAtOnceThenEveryDistinctChangeInOrder() {
+        let store = Self.store(1)
         let log = SinkLog()
-        let subscription = broadcast.sink {
+        let subscription = store.sink {
             log.enter($0)
             log.leave()
         }
         #expect(log.values == [1])
-        for value in [2, 2, 3] { broadcast.send(value) }
-        broadcast.update { $0 += 1 }
-        #expect(log.values == [1, 2, 3, 4])
-        #expect(broadcast.sinkCount == 1)
+        for amount in [1, 0, 1] { store.send(.add(amount)) }
+        #expect(log.values == [1, 2, 3])
+        #expect(store.subscriberCount == 1)
         subscription.cancel()
-        broadcast.send(5)
-        #expect(log.values == [1, 2, 3, 4])
-        #expect(broadcast.sinkCount == 0)
+        store.send(.add(1))
+        #expect(log.values == [1, 2, 3])
+        #expect(store.subscriberCount == 0)
     }
 
     @Test func aSinkIsNeverCalledInsideItselfAndABusySinkIsOwedOnlyTheNewest() {
-        let broadcast = CurrentValueBroadcast(0)
+        let store = Self.store()
         let log = SinkLog()
-        let subscription = broadcast.sink { value in
+        let subscription = store.sink { value in
             log.enter(value)
             // Sends made while the sink is busy (here, by the sink itself) wait for it to return.
             if value == 1 {
-                for next in 2...100 { broadcast.send(next) }
+                for _ in 2...100 { store.send(.add(1)) }
             }
             log.leave()
         }
-        broadcast.send(1)
+        store.send(.add(1))
         #expect(log.values == [0, 1, 100])
         #expect(log.deepest == 1)
         subscription.cancel()
     }
 
-    @Test func finishingEndsEverySinkAndALaterSinkGetsNothing() {
-        let broadcast = CurrentValueBroadcast(0)
+    @Test func closingEndsEverySinkAndALaterSinkGetsNothing() {
+        let store = Self.store()
         let log = SinkLog()
-        _ = broadcast.sink {
+        _ = store.sink {
             log.enter($0)
             log.leave()
         }
-        broadcast.finish()
-        broadcast.send(1)
+        store.close()
+        store.send(.add(1))
         #expect(log.values == [0])
-        #expect(broadcast.sinkCount == 0)
-        _ = broadcast.sink {
+        #expect(store.subscriberCount == 0)
+        _ = store.sink {
             log.enter($0)
             log.leave()
         }
         #expect(log.values == [0])
     }
 
-    @Test func aStoresSinkIsCalledOutsideItsLockSoItMayReadAndSendToTheStore() {
-        let store = Store(initialState: 0, reducer: TapRecorderTests.Counter(clock: ManualClock()))
+    @Test func aSinkIsCalledOutsideTheStoresLockSoItMayReadAndSendToTheStore() {
+        let store = Self.store()
         let seen = Mutex<[(Int, Int)]>([])
         let subscription = store.sink { state in
             // Reading the state inside the callback would deadlock under the store's lock.
@@ -126,16 +133,16 @@ private final class SinkLog: Sendable {
         subscription.cancel()
     }
 
-    @Test func manyConcurrentSendersReachASinkSeriallyEndingAtTheLastValue() async {
-        let broadcast = CurrentValueBroadcast(0)
+    @Test func manyConcurrentSendersReachASinkSeriallyEndingAtTheLastState() async {
+        let store = Self.store()
         let log = SinkLog()
-        let subscription = broadcast.sink {
+        let subscription = store.sink {
             log.enter($0)
             log.leave()
         }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<1_000 {
-                group.addTask { broadcast.update { $0 += 1 } }
+                group.addTask { store.send(.add(1)) }
             }
         }
         #expect(log.deepest == 1)
