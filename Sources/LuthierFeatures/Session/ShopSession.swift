@@ -130,12 +130,11 @@ public final class ShopSession: Sendable {
 
     /// Folds `update` into the combined output and renders the change, under one lock.
     ///
-    /// Never inlined: the outputs it copies (two `SessionOutput`s and a `SessionChange`, a few
-    /// kilobytes) are then locals of a synchronous function, on the thread's stack. Inlined into
-    /// the loops that call it, they were slots of those loops' async frames, which live in each
-    /// session's tasks for as long as the session does: 22 KiB per session (release build,
-    /// `luthier-load`, 1,000 sessions: 85.6 KiB per session inlined, 63.4 not).
-    @discardableResult @inline(never)
+    /// The sinks that call it are synchronous, so the outputs it copies (two `SessionOutput`s and
+    /// a `SessionChange`, a few kilobytes) live on the caller's stack for the call only. (When the
+    /// composition was three `for await` loops, these copies inlined into the loops became slots of
+    /// their async frames, kept for the session's life: 22 KiB per session.)
+    @discardableResult
     private func combine(
         _ source: SessionChange.Source, _ render: @Sendable (SessionChange) -> Void,
         _ update: (inout SessionOutput) -> Void

@@ -22,7 +22,7 @@ import Synchronization
 ///   channel, and the handler answers both as done without passing them on: the connection is the
 ///   stream's now;
 /// - a reader that is not taking its bytes (the channel is not writable) is caught up when it is
-///   writable again, so what it is owed is conflated meanwhile ( ``ConnectionGuard`` cuts it off
+///   writable again, so what it is owed is conflated meanwhile (``ConnectionGuard`` cuts it off
 ///   if it never is);
 /// - it ends the stream when the store finishes, when the client closes its side or goes away, and
 ///   on the server's graceful shutdown (the quiesce event, answered with a reconnect hint), then
@@ -220,7 +220,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         connection.tap?.record(lane, .subscription)
         connection.opened()
         var encoder = EventStreamEncoder(compressed: connection.compressed)
-        let heartbeat = connection.hub.heartbeat
+        let heartbeat = hub.heartbeat
         var events: [ByteBuffer] = []
         let sent = connection.opening(encoder: &encoder, into: &events)
         state = .streaming(
@@ -266,7 +266,8 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         }
     }
 
-    /// Lets go of the stream's store, its place in the hub and its session: once, whatever ended it.
+    /// Lets go of the stream's store and its session, once, whatever ended it (its place in the
+    /// hub goes when its connection has closed).
     private func release(clientLeft: Bool) {
         guard case .streaming(let stream) = state else {
             if case .prepared(let connection) = state {
