@@ -40,6 +40,22 @@ func reducerBenchmarks() {
         }
     }
 
+    // What a session does per cart post now that its composition is sinks, not loops: the store
+    // applies the action, then (outside its lock) the sink is called with the new output, on the
+    // poster's own thread. Guards the cost of `Store.sink`'s delivery (`BroadcastSink`).
+    Benchmark("CartViewModel.send + sinkOutputs (100 actions)", configuration: .micro) { benchmark in
+        let actions = ReducerInputs.cartActions
+        for _ in benchmark.scaledIterations {
+            let model = CartViewModel()
+            let subscription = model.sinkOutputs { blackHole($0) }
+            for action in actions {
+                try await model.send(action)
+            }
+            subscription.cancel()
+            model.close()
+        }
+    }
+
     Benchmark("WorkshopFloorState.reduce (100 events)", configuration: .micro) { benchmark in
         let events = ReducerInputs.floorEvents
         for _ in benchmark.scaledIterations {
@@ -68,18 +84,19 @@ func reducerBenchmarks() {
 enum ReducerInputs {
     static let start = Date(timeIntervalSince1970: 1_750_000_000)
 
-    /// Twenty guitars added, added again, raised, lowered, all but one removed, then the cart cleared.
+    /// Twenty guitars added, raised, lowered, added again, all but one removed, then the cart cleared
+    /// (never more than 40 guitars: a cart holds 50 at most).
     static let cartActions: [CartAction] = {
         let guitars = (0..<20).map { Guitar.allConfigurations[$0 * 12] }
         let ids = guitars.map { CartLine.id(for: $0) }
-        return guitars.map { .add($0) } + guitars.map { .add($0) } + ids.map { .increment(lineID: $0) }
-            + ids.map { .decrement(lineID: $0) } + ids.dropLast().map { .remove(lineID: $0) } + [.clear]
+        return guitars.map { .add($0) } + ids.map { .increment(lineID: $0) } + ids.map { .decrement(lineID: $0) }
+            + guitars.map { .add($0) } + ids.dropLast().map { .remove(lineID: $0) } + [.clear]
     }()
 
     /// Mostly picker changes, as customers make them, with the checkout and "Start over" in between.
     static let buildActions: [BuildAction] = (0..<100).map { index in
         switch index % 10 {
-        case 3: .checkoutStarted
+        case 3: .checkoutRequested(CheckoutRequest(lines: [CartLine(guitar: .standard, quantity: 1)], source: .builder))
         case 4: .checkoutFailed("The workshop did not answer.")
         case 9: .startOver
         default:
