@@ -48,10 +48,33 @@ struct LuthierLoad: AsyncParsableCommand {
     @Flag(help: "A small, fast run: 20 connections, 50 changes, 20 kiosks, 1 s pages, no nginx.")
     var smoke = false
 
+    /// The runs the performance issue names, by name, so that its figures are one command each.
+    enum Preset: String, CaseIterable, ExpressibleByArgument {
+        /// 10,000 sessions with open streams, 2,000 builder changes at 200 a second.
+        case sessions10k = "sessions-10k"
+        /// 1,000 sessions with open streams, 4,000 builder changes at 400 a second.
+        case changes400 = "changes-400"
+    }
+
+    @Option(
+        help: """
+            A named run: sessions-10k (10,000 sessions, 2,000 changes at 200/s) or changes-400 (1,000 \
+            sessions, 4,000 changes at 400/s); sets --connections, --rate, --changes and --phases.
+            """)
+    var preset: Preset?
+
     @Flag(help: "Ask for gzip on event streams, as browsers do, and inflate them to find the events.")
     var gzipStreams = false
 
     mutating func run() async throws {
+        switch preset {
+        case .sessions10k?:
+            (connections, rate, changes, phases) = (10_000, 200, 2_000, "connections,changes")
+        case .changes400?:
+            (connections, rate, changes, phases) = (1_000, 400, 4_000, "connections,changes")
+        case nil:
+            break
+        }
         if smoke {
             connections = 20
             changes = 50
