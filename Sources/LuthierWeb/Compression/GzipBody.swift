@@ -24,15 +24,28 @@ enum GzipBody {
         return tail
     }
 
-    /// `segments` joined into one stream.
-    static func buffers(_ segments: [DeflateSegment]) -> [ByteBuffer] {
-        var crc: UInt32 = 0
-        var length = 0
-        for segment in segments {
+    /// What the trailer needs of the segments written so far: their CRC-32, combined from each
+    /// segment's own, and their length. A page's answer counts its segments at once; an event
+    /// stream counts each event as it writes it.
+    struct Contents {
+        private(set) var crc: UInt32 = 0
+        private(set) var length = 0
+
+        /// Counts `segment` and returns its bytes to write.
+        mutating func append(_ segment: DeflateSegment) -> ByteBuffer {
             crc = CRC32.combine(crc, segment.crc, secondLength: segment.length)
             length += segment.length
+            return segment.deflated
         }
-        return [opening()] + segments.map(\.deflated) + [closing(crc: crc, length: length)]
+
+        /// The last block and the trailer for what was counted.
+        var closing: ByteBuffer { GzipBody.closing(crc: crc, length: length) }
+    }
+
+    /// `segments` joined into one stream.
+    static func buffers(_ segments: [DeflateSegment]) -> [ByteBuffer] {
+        var contents = Contents()
+        return [opening()] + segments.map { contents.append($0) } + [contents.closing]
     }
 
     /// `bytes` compressed at once, for an answer that is not cached (an error page, a trace).

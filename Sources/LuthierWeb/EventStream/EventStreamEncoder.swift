@@ -7,8 +7,7 @@ import NIOCore
 /// refers to nothing before it, so the same compressed patch serves every stream that sends it.
 /// A stream keeps no compressor: only the running checksum and length its trailer needs.
 struct EventStreamEncoder {
-    private var crc: UInt32 = 0
-    private var length = 0
+    private var contents = GzipBody.Contents()
     let isCompressed: Bool
 
     init(compressed: Bool) {
@@ -23,24 +22,18 @@ struct EventStreamEncoder {
     /// A patch event, compressed once for every stream that sends it.
     mutating func encode(_ patch: EncodedPatch) -> ByteBuffer {
         guard isCompressed else { return patch.bytes }
-        return counted(patch.segment)
+        return contents.append(patch.segment)
     }
 
     /// A short event (a heartbeat, a navigation, the retry hint), stored: compressing a few
     /// bytes would cost more than it saves.
     mutating func encode(_ text: String) -> ByteBuffer {
         guard isCompressed else { return ByteBuffer(string: text) }
-        return counted(DeflateSegment(storing: Array(text.utf8)))
+        return contents.append(DeflateSegment(storing: Array(text.utf8)))
     }
 
     /// What ends the stream: the last block and the trailer, or nothing.
     func closing() -> ByteBuffer? {
-        isCompressed ? GzipBody.closing(crc: crc, length: length) : nil
-    }
-
-    private mutating func counted(_ segment: DeflateSegment) -> ByteBuffer {
-        crc = CRC32.combine(crc, segment.crc, secondLength: segment.length)
-        length += segment.length
-        return segment.deflated
+        isCompressed ? contents.closing : nil
     }
 }
