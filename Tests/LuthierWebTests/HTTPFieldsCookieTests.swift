@@ -30,7 +30,7 @@ struct HTTPFieldsCookieTests {
         var fields = HTTPFields()
         for line in lines { fields.append(HTTPField(name: .cookie, value: line)) }
         let expected = Cookies(from: lines)["luthier_session"]?.value
-        #expect(fields.cookieValue(named: "luthier_session").map(String.init) == expected, "\(lines)")
+        #expect(fields.cookieValue(named: "luthier_session") == expected, "\(lines)")
     }
 
     @Test func findsTheSessionAmongOthers() {

@@ -44,7 +44,7 @@ extension HTTPFields {
     /// The value of the request's cookie `name`: the first one, as Hummingbird's `Cookies` reads
     /// it, found by scanning the `Cookie` lines rather than parsing every cookie into a value (the
     /// session cookie is read on every request, and that parse was 5 % of a page's time).
-    func cookieValue(named name: String) -> Substring? {
+    func cookieValue(named name: String) -> String? {
         for field in self where field.name == .cookie {
             var rest = Substring(field.value)
             while !rest.isEmpty {
@@ -53,7 +53,7 @@ extension HTTPFields {
                 if let equals = pair.firstIndex(of: "="), pair[..<equals] == name {
                     // An empty value is no cookie (as `Cookies` reads it), and ends the search.
                     let value = pair[pair.index(after: equals)...]
-                    return value.isEmpty ? nil : value
+                    return value.isEmpty ? nil : String(value)
                 }
                 rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
             }

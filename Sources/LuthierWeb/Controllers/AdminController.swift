@@ -57,7 +57,7 @@ struct AdminController: Sendable {
     /// `POST /admin/sign-out`: ends this browser's sign-in.
     @Sendable func signOut(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         guard token != nil else { throw Self.noSuchPage }
-        signIns.signOut(request.headers.cookieValue(named: Self.cookieName).map(String.init))
+        signIns.signOut(request.headers.cookieValue(named: Self.cookieName))
         var response = responses.seeOther("/admin/sign-in")
         response.setCookie(cookie(value: "", maxAge: 0, request))
         return response
@@ -89,7 +89,7 @@ struct AdminController: Sendable {
                     + "sign in at /admin/sign-in, or send Authorization: Bearer.")
         }
         let client = origin.clientAddress(of: request, channel: context.channel)
-        guard !signIns.isSignedIn(request.headers.cookieValue(named: Self.cookieName).map(String.init)) else {
+        guard !signIns.isSignedIn(request.headers.cookieValue(named: Self.cookieName)) else {
             return nil
         }
         try refuseIfLockedOut(client)

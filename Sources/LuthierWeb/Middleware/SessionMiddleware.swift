@@ -16,7 +16,7 @@ struct SessionMiddleware: RouterMiddleware {
         -> Response
     {
         var context = context
-        let cookie = request.headers.cookieValue(named: SessionResponses.cookieName).map(String.init)
+        let cookie = request.headers.cookieValue(named: SessionResponses.cookieName)
         let session = RequestSession(registry: registry, cookie: cookie)
         context.session = session
         var response: Response
