@@ -20,7 +20,11 @@ def marble_labels(driver) -> list[str]:
 
 
 def lane_names(driver) -> list[str]:
-    return [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#inspector-lanes .lane-label")]
+    # Read in one script, as the marbles are: the live diagram replaces its elements on every
+    # redraw, so an element found in one call can be gone by the next ("stale element reference").
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#inspector-lanes .lane-label'))"
+        ".map(function (label) { return label.textContent; });")
 
 
 def builder_and_inspector(driver, base_url, query: str) -> tuple[str, str]:
