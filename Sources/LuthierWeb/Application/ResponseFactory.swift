@@ -35,9 +35,9 @@ struct ResponseFactory: Sendable {
             let body = page.gzipped(version: version)
         {
             headers[.contentEncoding] = "gzip"
-            return Response(status: status, headers: headers, body: ResponseBody(contentsOf: body))
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
         }
-        return Response(status: status, headers: headers, body: ResponseBody(contentsOf: page.plain(version: version)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: page.plain(version: version)))
     }
 
     /// Any text answer (a page that is not cached, an error page, a trace): gzip-compressed when
@@ -56,7 +56,7 @@ struct ResponseFactory: Sendable {
         headers[.vary] = "Accept-Encoding"
         if Self.acceptsGzip(request), let compressed = try? GzipBody.compressing(body) {
             headers[.contentEncoding] = "gzip"
-            return Response(status: status, headers: headers, body: ResponseBody(contentsOf: compressed))
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: compressed))
         }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }

@@ -42,14 +42,16 @@ enum GzipBody {
         var closing: ByteBuffer { GzipBody.closing(crc: crc, length: length) }
     }
 
-    /// `segments` joined into one stream.
-    static func buffers(_ segments: [DeflateSegment]) -> [ByteBuffer] {
+    /// `segments` joined into one stream, in one buffer: an answer's body written as one part
+    /// goes through the channel's handlers once (three parts cost a page about a tenth of its rate).
+    static func joined(_ segments: [DeflateSegment]) -> ByteBuffer {
         var contents = Contents()
-        return [opening()] + segments.map { contents.append($0) } + [contents.closing]
+        let parts = [opening()] + segments.map { contents.append($0) } + [contents.closing]
+        return ByteBuffer(joining: parts)
     }
 
     /// `bytes` compressed at once, for an answer that is not cached (an error page, a trace).
-    static func compressing(_ bytes: ByteBuffer) throws -> [ByteBuffer] {
-        buffers([try DeflateSegment(compressing: bytes)])
+    static func compressing(_ bytes: ByteBuffer) throws -> ByteBuffer {
+        joined([try DeflateSegment(compressing: bytes)])
     }
 }
