@@ -92,6 +92,7 @@ public func buildApplicationWithServices(
         logger: logger
     )
     let router = buildRouter(configuration: configuration, services: services)
+    let staticAnswers = StaticAssetAnswers(catalog: assets, cacheControl: configuration.staticCacheControl)
     let sessionService = SessionService(
         registry: services.registry,
         hub: services.hub,
@@ -112,7 +113,8 @@ public func buildApplicationWithServices(
         server: .http1(
             configuration: .init(additionalChannelHandlers: [
                 ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
-                StaticAssetChannelHandler(catalog: assets, cacheControl: configuration.staticCacheControl),
+                StaticAssetChannelHandler(
+                    catalog: assets, answers: staticAnswers, cacheControl: configuration.staticCacheControl),
                 EventStreamChannelHandler(),
             ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Headers that keep the page from being framed, sniffed or made to run injected script.
@@ -24,10 +25,16 @@ enum SecurityHeaders {
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
     }
 
+    /// Made once: a field made from a string checks every byte of its value, and the policy alone
+    /// is two hundred bytes, on every answer.
+    private static let fields: [HTTPField] = [
+        HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+        HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .referrerPolicy, value: "same-origin"),
+        HTTPField(name: .xFrameOptions, value: "DENY"),
+    ]
+
     static func apply(to headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "same-origin"
-        headers[.xFrameOptions] = "DENY"
+        for field in fields { headers[fields: field.name] = [field] }
     }
 }

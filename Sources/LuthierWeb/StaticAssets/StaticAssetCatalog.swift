@@ -130,6 +130,12 @@ public struct StaticAssetCatalog: Sendable {
         assets[relativePath].map { "/" + $0.fingerprintedPath }
     }
 
+    /// Every file under each name it is served by (its own and its fingerprinted one), keyed by
+    /// that name without the leading `/`.
+    var everyAsset: [(path: String, asset: Asset)] {
+        assets.map { ($0.key, $0.value) } + fingerprinted.map { ($0.key, $0.value) }
+    }
+
     /// The number of files served.
     public var count: Int { assets.count }
 
@@ -142,6 +148,12 @@ public struct StaticAssetCatalog: Sendable {
     /// slashes or backslashes (`%2f`, `%5c`), backslashes, NUL, `.` and `..` segments (raw or as `%2e`), empty
     /// segments and malformed escapes all yield `nil`, so a lookup can only ever reach a catalog entry.
     public func asset(forRequestPath path: String) -> Asset? {
+        // Most requests name a file exactly or are not for a file at all: a name without escapes
+        // is its own key, and a key is only ever a safe path, so a hit needs no decoding.
+        if !path.utf8.contains(UInt8(ascii: "%")), path.utf8.first == UInt8(ascii: "/") {
+            let key = String(path.utf8.dropFirst()) ?? ""
+            return assets[key] ?? fingerprinted[key]
+        }
         guard let key = Self.catalogKey(forRequestPath: path) else { return nil }
         return assets[key] ?? fingerprinted[key]
     }

@@ -21,20 +21,27 @@ final class StaticAssetChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundOut = HTTPResponsePart
 
     private let catalog: StaticAssetCatalog
+    private let answers: StaticAssetAnswers
     private let cacheControl: String
     /// Requests passed to the router whose response has not ended yet.
     private var inRouter = 0
     /// Whether the request being read was answered here (its body and end are dropped).
     private var answeredHere = false
 
-    init(catalog: StaticAssetCatalog, cacheControl: String) {
+    init(catalog: StaticAssetCatalog, answers: StaticAssetAnswers, cacheControl: String) {
         self.catalog = catalog
+        self.answers = answers
         self.cacheControl = cacheControl
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            if inRouter == 0, let (head, body) = answers.answer(for: request) {
+                answeredHere = true
+                send(head, body, for: request, context: context)
+                return
+            }
             if inRouter == 0, let asset = asset(for: request) {
                 answeredHere = true
                 answer(request, with: asset, context: context)
@@ -59,10 +66,19 @@ final class StaticAssetChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         return catalog.asset(forRequestPath: String(path))
     }
 
+    /// A request that ``StaticAssetAnswers`` has no ready answer for: a conditional one, an
+    /// escaped name, or one that accepts no coding the file has.
     private func answer(_ request: HTTPRequest, with asset: StaticAssetCatalog.Asset, context: ChannelHandlerContext) {
         var (head, body) = StaticAssetMiddleware<LuthierRequestContext>.response(
             for: asset, method: request.method, requestHeaders: request.headerFields, cacheControl: cacheControl)
         SecurityHeaders.apply(to: &head.headerFields)
+        send(head, body, for: request, context: context)
+    }
+
+    private func send(
+        _ head: HTTPResponse, _ body: ByteBuffer?, for request: HTTPRequest, context: ChannelHandlerContext
+    ) {
+        var head = head
         let closing = request.headerFields[.connection]?.lowercased() == "close"
         if closing { head.headerFields[.connection] = "close" }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
