@@ -1,6 +1,8 @@
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 import Synchronization
 
 /// Sends an event stream's body from the connection's event loop once the router has answered its
@@ -69,6 +71,10 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
 
     private var state = State.idle
     private var context: ChannelHandlerContext?
+    /// Once the stream is this handler's and the HTTP/1 handlers are gone, the place the events
+    /// are written from (``EventStreamWire``), framed here as chunks. Nil in a pipeline without
+    /// NIO's HTTP/1 handlers (a test's): the events then go out as body parts.
+    private var wire: ChannelHandlerContext?
     /// Whether a request on this connection asked to close it after its answer: Hummingbird's side
     /// then leaves without reading on, so it never sees ``HandedOver`` and closes nothing more.
     private var requestAskedToClose = false
@@ -83,6 +89,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     func handlerRemoved(context: ChannelHandlerContext) {
         release(clientLeft: true)
         self.context = nil
+        wire = nil
     }
 
     /// Gives `connection` to the handler of `channel`, to be sent once the route's answer (a
@@ -228,6 +235,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
                 connection: connection, signal: signal, encoder: encoder, sent: sent, heartbeat: heartbeat,
                 storeWaker: storeWaker, lane: lane))
         routerCloseToCome = !requestAskedToClose
+        wire = Self.trimmingHTTP(from: context.pipeline)
         write(events, context: context)
         // After the answer's end, Hummingbird's side reads on for the next request: this ends
         // its reading (and its task) instead.
@@ -254,9 +262,14 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         var events: [ByteBuffer] = []
         stream.connection.ending(stopping: stopping, encoder: &stream.encoder, into: &events)
         release(clientLeft: clientLeft)
-        for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
+        write(events, context: context, flushing: false)
         let channel = context.channel
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        let written: EventLoopFuture<Void>
+        if let wire {
+            written = wire.writeAndFlush(NIOAny(IOData.byteBuffer(Self.lastChunk)))
+        } else {
+            written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        }
         if channel.isWritable {
             written.whenComplete { _ in channel.close(promise: nil) }
         } else {
@@ -283,10 +296,64 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         connection.closed()
     }
 
-    private func write(_ events: [ByteBuffer], context: ChannelHandlerContext) {
+    private func write(_ events: [ByteBuffer], context: ChannelHandlerContext, flushing: Bool = true) {
         guard !events.isEmpty else { return }
-        for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
-        context.flush()
+        guard let wire else {
+            for event in events { context.write(wrapOutboundOut(.body(event)), promise: nil) }
+            if flushing { context.flush() }
+            return
+        }
+        // As NIO's encoder frames a body part (RFC 9112 §7.1): its size in hex, the bytes (shared
+        // with every other stream that sends them), a line end. An empty chunk would end the body.
+        for event in events where event.readableBytes > 0 {
+            var size = context.channel.allocator.buffer(capacity: 18)
+            size.writeString(String(event.readableBytes, radix: 16))
+            size.writeStaticString("\r\n")
+            wire.write(NIOAny(IOData.byteBuffer(size)), promise: nil)
+            wire.write(NIOAny(IOData.byteBuffer(event)), promise: nil)
+            wire.write(NIOAny(IOData.byteBuffer(Self.lineEnd)), promise: nil)
+        }
+        if flushing { wire.flush() }
+    }
+
+    private static let lineEnd = ByteBuffer(string: "\r\n")
+    /// The chunked body's end, with no trailers.
+    private static let lastChunk = ByteBuffer(string: "0\r\n\r\n")
+
+    /// Takes NIO's HTTP/1 handlers out of a connection whose stream has been taken over (the
+    /// answer's head has passed them) and puts an ``EventStreamWire`` at the socket's end; returns
+    /// its place, or nil (and changes nothing) when the pipeline has no HTTP/1 encoder.
+    ///
+    /// From then on the client's bytes stop at the wire. The static files' handler goes first (it
+    /// must answer nothing now). The decoder leaves on the loop's next turn, after passing on any
+    /// request it still held; only then do the pipelining handler (which passes on what it held
+    /// back), the conversion to HTTP types and the encoder go, so that whatever is passed on is
+    /// still converted on its way to this handler, which drops it.
+    private static func trimmingHTTP(from pipeline: ChannelPipeline) -> ChannelHandlerContext? {
+        let operations = pipeline.syncOperations
+        guard (try? operations.context(handlerType: HTTPResponseEncoder.self)) != nil else { return nil }
+        let sink = EventStreamWire()
+        guard (try? operations.addHandler(sink, position: .first)) != nil,
+            let wire = try? operations.context(handler: sink)
+        else { return nil }
+        func removing<Handler: ChannelHandler>(_ type: Handler.Type) -> EventLoopFuture<Void>? {
+            guard let context = try? operations.context(handlerType: type) else { return nil }
+            return operations.removeHandler(context: context)
+        }
+        _ = removing(StaticAssetChannelHandler.self)
+        let decoderGone = removing(ByteToMessageHandler<HTTPRequestDecoder>.self)
+        let loop = NIOLoopBound(operations, eventLoop: pipeline.eventLoop)
+        (decoderGone ?? pipeline.eventLoop.makeSucceededVoidFuture()).whenComplete { _ in
+            let operations = loop.value
+            for context in [
+                try? operations.context(handlerType: HTTPServerPipelineHandler.self),
+                try? operations.context(handlerType: HTTP1ToHTTPServerCodec.self),
+                try? operations.context(handlerType: HTTPResponseEncoder.self),
+            ] {
+                if let context { operations.removeHandler(context: context, promise: nil) }
+            }
+        }
+        return wire
     }
 }
 
