@@ -14,6 +14,8 @@ public struct LuthierServices: Sendable {
     public let renderer: PageRenderer
     public let assets: StaticAssetCatalog
     public let showroom: Showroom
+    /// What `/metrics` shows: counted by the router's middleware, read by Prometheus.
+    public let metrics: ShopMetrics
     /// Where requests and refusals are logged.
     public let logger: Logger
 }
@@ -89,6 +91,7 @@ public func buildApplicationWithServices(
         renderer: renderer,
         assets: assets,
         showroom: showroom,
+        metrics: ShopMetrics(),
         logger: logger
     )
     let router = buildRouter(configuration: configuration, services: services)
@@ -146,6 +149,7 @@ public func buildRouter(
     let router = Router(context: LuthierRequestContext.self, options: .autoGenerateHeadEndpoints)
     let routes = RouteTable()
     router.add(middleware: RequestLogMiddleware(logger: services.logger, clock: services.environment.clock))
+    router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics, clock: services.environment.clock))
     let origin = RequestOrigin(
         allowedHosts: configuration.allowedHosts.isEmpty
             ? RequestOrigin.defaultHosts(listeningOn: configuration.host, port: configuration.port)
@@ -235,5 +239,11 @@ public func buildRouter(
     recording.addRoutes(admin.endpoints)
     recording.addRoutes(kiosk.endpoints)
     recording.addRoutes(inspect.endpoints)
+    let metrics = MetricsController(metrics: services.metrics, admin: admin) { [services] in
+        ShopMetrics.Readings(
+            connections: services.connections.current, streams: services.hub.openStreams,
+            kioskStreams: services.hub.openKioskStreams, sessions: services.registry.count)
+    }
+    recording.addRoutes(metrics.endpoints)
     return router
 }

@@ -1,0 +1,85 @@
+import Testing
+
+@testable import LuthierWeb
+
+/// `GET /metrics` after a scripted session: the counters moved by exactly what the session did,
+/// and only the admin may read them.
+@Suite("MetricsController over HTTP")
+struct MetricsControllerTests {
+    static let token = AdminControllerTests.token
+    static let bearer = [(name: "Authorization", value: "Bearer \(token)")]
+
+    /// The samples of an exposition, keyed by the metric's name and its labels in order of name
+    /// (`name{a="1",b="2"}`), so that a test does not depend on the order labels are written in.
+    static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
+            let series = line[..<space]
+            guard let open = series.firstIndex(of: "{") else {
+                samples[String(series)] = value
+                continue
+            }
+            let labels = series[series.index(after: open)..<series.index(before: series.endIndex)]
+                .split(separator: ",").map(String.init).sorted().joined(separator: ",")
+            samples["\(series[..<open]){\(labels)}"] = value
+        }
+        return samples
+    }
+
+    @Test("a scrape after a scripted session shows each route's answers, their times, and what is open")
+    func countersMoveByWhatWasDone() async throws {
+        try await TestApp.run(configure: AdminControllerTests.configure) { app in
+            let cookie = try await app.newSession()
+            #expect(try await app.get(cookie: cookie).status == 200)
+            #expect(try await app.post("/build", form: "color=earth", cookie: cookie).status == 303)
+            #expect(try await app.post("/build", form: "color=plaid", cookie: cookie).status == 422)
+            #expect(try await app.get("/no-such-page").status == 404)
+
+            let scrape = try await app.get("/metrics", headers: Self.bearer)
+            #expect(scrape.status == 200)
+            #expect(scrape.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+            let samples = Self.samples(scrape.text)
+            let requests = "luthier_http_requests_total"
+            #expect(samples["\(requests){method=\"GET\",route=\"/\",status=\"200\"}"] == 2)
+            #expect(samples["\(requests){method=\"POST\",route=\"/build\",status=\"303\"}"] == 1)
+            #expect(samples["\(requests){method=\"POST\",route=\"/build\",status=\"422\"}"] == 1)
+            #expect(samples["\(requests){method=\"GET\",route=\"(no route)\",status=\"404\"}"] == 1)
+            // The scrape counts itself only once it is answered.
+            #expect(samples.keys.contains { $0.contains("route=\"/metrics\"") } == false)
+            let durations = "luthier_http_request_duration_seconds"
+            #expect(samples["\(durations)_count{method=\"GET\",route=\"/\"}"] == 2)
+            #expect(samples["\(durations)_count{method=\"POST\",route=\"/build\"}"] == 2)
+            #expect(samples["luthier_live_sessions"] == Double(app.services.registry.count))
+            #expect(samples["luthier_live_sessions"] == 1)
+            #expect(samples["luthier_open_event_streams{kind=\"shop\"}"] == 0)
+            #expect(samples["luthier_open_event_streams{kind=\"kiosk\"}"] == 0)
+            #expect((samples["luthier_open_connections"] ?? 0) >= 1)
+            // Route patterns only: no session id, no path of a request.
+            #expect(!scrape.text.contains(cookie))
+            #expect(!scrape.text.contains("no-such-page"))
+
+            let again = Self.samples(try await app.get("/metrics", headers: Self.bearer).text)
+            #expect(again["\(requests){method=\"GET\",route=\"/metrics\",status=\"200\"}"] == 1)
+            #expect(again["\(requests){method=\"GET\",route=\"/\",status=\"200\"}"] == 2)
+        }
+    }
+
+    @Test("without the admin token the metrics are refused, and without one configured they do not exist")
+    func onlyTheAdmin() async throws {
+        try await TestApp.run(configure: AdminControllerTests.configure) { app in
+            let anonymous = try await app.get("/metrics")
+            #expect(anonymous.status == 401)
+            let wrong = try await app.get("/metrics", headers: [("Authorization", "Bearer wrong")])
+            #expect(wrong.status == 401)
+            let inTheAddress = try await app.get("/metrics?token=\(Self.token)")
+            #expect(inTheAddress.status == 400)
+        }
+        try await TestApp.run { app in
+            let withoutAnAdmin = try await app.get("/metrics", headers: Self.bearer)
+            #expect(withoutAnAdmin.status == 404)
+        }
+    }
+}
