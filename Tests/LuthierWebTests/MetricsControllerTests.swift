@@ -37,6 +37,11 @@ struct MetricsControllerTests {
             #expect(try await app.post("/build", form: "color=earth", cookie: cookie).status == 303)
             #expect(try await app.post("/build", form: "color=plaid", cookie: cookie).status == 422)
             #expect(try await app.get("/no-such-page").status == 404)
+            // Methods outside HTTP's usual nine are counted together. (Methods the parser does not
+            // know never reach the router: they are answered 400 before it.)
+            let brewed = try await app.request(.RAW(value: "PROPFIND"), "/")
+            let brewedAgain = try await app.request(.RAW(value: "PURGE"), "/")
+            #expect(brewed.status == brewedAgain.status)
 
             let scrape = try await app.get("/metrics", headers: Self.bearer)
             #expect(scrape.status == 200)
@@ -47,6 +52,9 @@ struct MetricsControllerTests {
             #expect(samples["\(requests){method=\"POST\",route=\"/build\",status=\"303\"}"] == 1)
             #expect(samples["\(requests){method=\"POST\",route=\"/build\",status=\"422\"}"] == 1)
             #expect(samples["\(requests){method=\"GET\",route=\"(no route)\",status=\"404\"}"] == 1)
+            #expect(brewed.status == 405)
+            #expect(samples["\(requests){method=\"OTHER\",route=\"(no route)\",status=\"405\"}"] == 2)
+            #expect(!scrape.text.contains("PROPFIND") && !scrape.text.contains("PURGE"))
             // The scrape counts itself only once it is answered.
             #expect(samples.keys.contains { $0.contains("route=\"/metrics\"") } == false)
             let durations = "luthier_http_request_duration_seconds"

@@ -1,6 +1,9 @@
+import CoreMetrics
+import HTTPTypes
 import Metrics
 import NIOCore
 import Prometheus
+import Synchronization
 
 /// The server's metrics, written in Prometheus's text format for `GET /metrics`.
 ///
@@ -29,6 +32,25 @@ public final class ShopMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
 
+    /// A request's series: its route's pattern (the router's few), its method (the standard ones,
+    /// any other as `OTHER`, so that a client inventing methods cannot make series without end)
+    /// and its status.
+    private struct RequestSeries: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    /// Each series' counter and timer, made once: making them looks them up in the registry under
+    /// its lock, by name and labels, which cost every request about a twentieth of a page's rate.
+    private let requestSeries = Mutex<[RequestSeries: (requests: CoreMetrics.Counter, duration: CoreMetrics.Timer)]>([:]
+    )
+
+    /// The methods counted by name.
+    static let namedMethods: Set<HTTPRequest.Method> = [
+        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
+    ]
+
     public init() {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -39,15 +61,25 @@ public final class ShopMetrics: Sendable {
 
     /// Counts one answered request under its route's pattern (never its path: a path carries order
     /// numbers and keys, and every distinct path would be a new series).
-    func requestAnswered(route: String, method: String, status: Int, after duration: Duration) {
-        Counter(
-            label: "luthier_http_requests_total",
-            dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory
-        ).increment()
-        Timer(
-            label: "luthier_http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
-            factory: factory
-        ).record(duration: duration)
+    func requestAnswered(route: String, method: HTTPRequest.Method, status: Int, after duration: Duration) {
+        let series = RequestSeries(
+            route: route, method: Self.namedMethods.contains(method) ? method.rawValue : "OTHER", status: status)
+        let metrics = requestSeries.withLock { made in
+            if let metrics = made[series] { return metrics }
+            let metrics = (
+                requests: CoreMetrics.Counter(
+                    label: "luthier_http_requests_total",
+                    dimensions: [("route", route), ("method", series.method), ("status", String(status))],
+                    factory: factory),
+                duration: CoreMetrics.Timer(
+                    label: "luthier_http_request_duration_seconds",
+                    dimensions: [("route", route), ("method", series.method)], factory: factory)
+            )
+            made[series] = metrics
+            return metrics
+        }
+        metrics.requests.increment()
+        metrics.duration.record(duration: duration)
     }
 
     /// Every metric in Prometheus's text format (version 0.0.4), with the gauges set to `readings`.
@@ -62,6 +94,6 @@ public final class ShopMetrics: Sendable {
     }
 
     private func gauge(_ name: String, _ value: Int, kind: String? = nil) {
-        Gauge(label: name, dimensions: kind.map { [("kind", $0)] } ?? [], factory: factory).record(value)
+        CoreMetrics.Gauge(label: name, dimensions: kind.map { [("kind", $0)] } ?? [], factory: factory).record(value)
     }
 }

@@ -16,7 +16,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let elapsed = stopwatch(on: clock)
         let route = context.endpointPath ?? "(no route)"
-        let method = String(request.method.rawValue.prefix(16))
+        let method = request.method
         do {
             let response = try await next(request, context)
             metrics.requestAnswered(route: route, method: method, status: response.status.code, after: elapsed())
