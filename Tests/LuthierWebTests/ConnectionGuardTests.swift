@@ -62,7 +62,8 @@ struct ConnectionGuardTests {
 
     @Test("a reader that takes nothing while data waits is disconnected after the stall time-out, not before")
     func stalledReader() throws {
-        let channel = try Self.channel()
+        let counter = ConnectionCounter(limit: 10)
+        let channel = try Self.channel(counter: counter)
         try channel.writeInbound(Self.head)
         try channel.writeInbound(HTTPRequestPart.end(nil))
         channel.isWritable = false
@@ -77,8 +78,10 @@ struct ConnectionGuardTests {
         channel.pipeline.fireChannelWritabilityChanged()
         channel.embeddedEventLoop.advanceTime(by: .seconds(29))
         #expect(channel.isActive)
+        #expect(counter.cutOff == 0)
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
         #expect(!channel.isActive)
+        #expect(counter.cutOff == 1)
     }
 
     @Test("past the connection limit a connection is answered 503 with Retry-After and closed; closing frees a place")
@@ -104,6 +107,7 @@ struct ConnectionGuardTests {
         #expect(String(buffer: body).contains("busy"))
         #expect(!third.isActive)
         #expect(counter.current == 2)
+        #expect(counter.refused == 1)
 
         // The admitted ones are served (their requests go on).
         try first.writeInbound(Self.head)

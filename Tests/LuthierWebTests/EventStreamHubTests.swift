@@ -65,4 +65,22 @@ struct EventStreamHubTests {
         #expect(await gone.count() == 0)
         #expect(await stays.count() == 1)
     }
+
+    @Test("refusals are counted by the cap that refused them, and an allowed stream counts nothing")
+    func refusalsByCause() {
+        let hub = EventStreamHub(maxStreams: 1, maxStreamsPerSession: 2, maxKioskStreams: 1, maxStreamsPerClient: 1)
+        #expect(hub.refusal(kind: .shop, client: "a", sessionStreams: 0) == nil)
+        #expect(hub.refusalsByCause.isEmpty)
+        _ = hub.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
+        _ = hub.register(StreamWaker(Stream().waker), kind: .kiosk, client: "b")
+        #expect(hub.refusal(kind: .shop) != nil)
+        #expect(hub.refusal(kind: .shop) != nil)
+        #expect(hub.refusal(kind: .kiosk) != nil)
+        let large = EventStreamHub(maxStreams: 10, maxStreamsPerSession: 2, maxStreamsPerClient: 1)
+        _ = large.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
+        #expect(large.refusal(kind: .shop, client: "a") != nil)
+        #expect(large.refusal(kind: .shop, client: "c", sessionStreams: 2) != nil)
+        #expect(hub.refusalsByCause == ["streams": 2, "kiosk-streams": 1])
+        #expect(large.refusalsByCause == ["client-streams": 1, "session-streams": 1])
+    }
 }

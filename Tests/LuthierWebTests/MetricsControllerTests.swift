@@ -90,4 +90,21 @@ struct MetricsControllerTests {
             #expect(withoutAnAdmin.status == 404)
         }
     }
+
+    @Test("an order counts once, with its guitars; posting it again counts nothing more")
+    func ordersAndGuitars() async throws {
+        try await TestShop.run(configure: AdminControllerTests.configure) { app, _ in
+            let cookie = try await CheckoutControllerTests.checkedOut(app)
+            #expect(try await app.post("/checkout/order", form: "", cookie: cookie).status == 303)
+            #expect(try await app.post("/checkout/order", form: "", cookie: cookie).status == 303)
+            let samples = Self.samples(try await app.get("/metrics", headers: Self.bearer).text)
+            #expect(samples["luthier_orders_placed_total"] == 1)
+            #expect(samples["luthier_guitars_ordered_total"] == 1)
+            #expect(samples["luthier_sessions_restored_total"] == 0)
+            #expect(samples["luthier_readers_cut_off_total"] == 0)
+            for cause in ["connections", "sessions-full", "session-store"] {
+                #expect(samples["luthier_unavailable_total{cause=\"\(cause)\"}"] == 0, "\(cause)")
+            }
+        }
+    }
 }

@@ -34,6 +34,7 @@ struct SessionRegistryTests {
             #expect(BuilderPageSnapshot(html: back.text).checkedValues["shape"] == ["longV"])
             #expect(app.liveSession(customer) != nil)
             #expect(app.services.registry.count == 2)
+            #expect(app.services.registry.counted.restored == 1)
         }
     }
 
@@ -58,6 +59,7 @@ struct SessionRegistryTests {
             #expect(thirdPost.text.contains("try again"))
             #expect(thirdPost.headers["Set-Cookie"].isEmpty)
             #expect(try await app.get("/events", cookie: issued).status == 503)
+            #expect(app.services.registry.counted.refusedFull == 2)
 
             let browser = try await app.post(form: "shape=longV", headers: [("Accept", "text/html")])
             #expect(browser.status == 503)
@@ -210,6 +212,7 @@ struct SessionRegistryTests {
         #expect(found.count == 20)
         #expect(Set(found.map { ObjectIdentifier($0) }).count == 1)
         #expect(second.count == 1)
+        #expect(second.counted == SessionRegistry.Tallies(restored: 1))
         second.closeAll()
     }
 
@@ -222,6 +225,7 @@ struct SessionRegistryTests {
             try await registry.session(forCookie: SessionID.random().rawValue)
         }
         #expect(registry.count == 0)
+        #expect(registry.counted == SessionRegistry.Tallies(refusedStoreUnavailable: 1))
         registry.closeAll()
     }
 

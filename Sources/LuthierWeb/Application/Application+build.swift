@@ -187,7 +187,8 @@ public func buildRouter(
         forms: forms,
         orderLimits: OrderLimits(
             perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
-            perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock))
+            perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock)),
+        metrics: services.metrics
     )
     let orders = OrderController(
         sessions: sessions,
@@ -240,9 +241,16 @@ public func buildRouter(
     recording.addRoutes(kiosk.endpoints)
     recording.addRoutes(inspect.endpoints)
     let metrics = MetricsController(metrics: services.metrics, admin: admin) { [services] in
-        ShopMetrics.Readings(
+        let sessions = services.registry.counted
+        var unavailable = services.hub.refusalsByCause
+        unavailable["connections"] = services.connections.refused
+        unavailable["sessions-full"] = sessions.refusedFull
+        unavailable["session-store"] = sessions.refusedStoreUnavailable
+        return ShopMetrics.Readings(
             connections: services.connections.current, streams: services.hub.openStreams,
-            kioskStreams: services.hub.openKioskStreams, sessions: services.registry.count)
+            kioskStreams: services.hub.openKioskStreams, sessions: services.registry.count,
+            sessionsRestored: sessions.restored, readersCutOff: services.connections.cutOff,
+            unavailable: unavailable)
     }
     recording.addRoutes(metrics.endpoints)
     return router

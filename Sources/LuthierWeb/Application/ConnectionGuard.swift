@@ -67,6 +67,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !counted else { return }
         counted = true
         refused = !counter.admit()
+        if refused { counter.countRefusal() }
         // A socket that no longer takes options is closing: nothing is sent to it either way.
         try? context.channel.syncOptions?.setOption(
             ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes))
@@ -129,9 +130,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             stallTimer = nil
         } else if stallTimer == nil {
             let channel = context.channel
-            let (logger, timeout) = (logger, limits.stalledWriteTimeout)
+            let (logger, timeout, counter) = (logger, limits.stalledWriteTimeout, counter)
             stallTimer = context.eventLoop.scheduleTask(in: timeout) {
                 logger.warning("Cut off a reader that took nothing for \(timeout.nanoseconds / 1_000_000_000) s")
+                counter.countCutOff()
                 channel.close(promise: nil)
             }
         }
@@ -175,6 +177,8 @@ public final class ConnectionCounter: Sendable {
     /// Connections served at once at most; more are answered 503.
     public let limit: Int
     private let open = Atomic<Int>(0)
+    private let refusals = Atomic<Int>(0)
+    private let cutOffs = Atomic<Int>(0)
 
     public init(limit: Int) {
         self.limit = max(limit, 1)
@@ -191,6 +195,14 @@ public final class ConnectionCounter: Sendable {
     func release() {
         open.wrappingSubtract(1, ordering: .relaxed)
     }
+
+    /// Connections answered `503` at the cap since the start.
+    public var refused: Int { refusals.load(ordering: .relaxed) }
+    /// Readers cut off for taking nothing since the start.
+    public var cutOff: Int { cutOffs.load(ordering: .relaxed) }
+
+    func countRefusal() { refusals.wrappingAdd(1, ordering: .relaxed) }
+    func countCutOff() { cutOffs.wrappingAdd(1, ordering: .relaxed) }
 }
 
 extension TimeAmount {

@@ -13,6 +13,8 @@ struct CheckoutController: Sendable {
     /// Orders a session and a client address may place over time: scarce woods are not for a
     /// script to sweep up in seconds.
     let orderLimits: OrderLimits
+    /// Counts the orders placed.
+    let metrics: ShopMetrics
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -87,7 +89,10 @@ struct CheckoutController: Sendable {
             try await model.placeOrder()
             session.cart.settle(model.checkout)
             // A new id once an order is placed: one planted before stops working here.
-            if taken != nil { await sessions.rotate(session, once: model.checkout.id) }
+            if taken != nil {
+                metrics.orderPlaced(guitars: model.checkout.guitarCount)
+                await sessions.rotate(session, once: model.checkout.id)
+            }
         } catch let failure as CheckoutViewModel.OrderFailure {
             taken?.giveBack()
             switch failure {

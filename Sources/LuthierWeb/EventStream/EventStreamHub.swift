@@ -32,6 +32,8 @@ public final class EventStreamHub: Sendable {
         var nextID = 0
         var kioskStreams = 0
         var perClient: [String: Int] = [:]
+        /// Streams refused since the start, by the cap that refused them.
+        var refusals: [String: Int] = [:]
         /// Those waiting in `untilEveryStreamHasEnded()`, by their number.
         var drainWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextDrainWaiter = 0
@@ -63,6 +65,18 @@ public final class EventStreamHub: Sendable {
     /// session's tabs already hold as many streams as allowed. Checked before opening, so a cap
     /// may be passed by the few streams opening at the same instant, never by more.
     func refusal(kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil) -> UserFacingError? {
+        let refusal = uncountedRefusal(kind: kind, client: client, sessionStreams: sessionStreams)
+        if let (cause, _) = refusal { state.withLock { $0.refusals[cause, default: 0] += 1 } }
+        return refusal?.error
+    }
+
+    /// Streams refused since the start, by cause: `streams` and `kiosk-streams` (the server's
+    /// caps), `client-streams` (one address's), `session-streams` (one browser's).
+    public var refusalsByCause: [String: Int] { state.withLock { $0.refusals } }
+
+    private func uncountedRefusal(kind: Kind, client: String?, sessionStreams: Int?) -> (
+        cause: String, error: UserFacingError
+    )? {
         let (kindCount, clientCount) = state.withLock { state in
             (
                 kind == .kiosk ? state.kioskStreams : state.streams.count - state.kioskStreams,
@@ -70,26 +84,35 @@ public final class EventStreamHub: Sendable {
             )
         }
         if kindCount >= (kind == .kiosk ? maxKioskStreams : maxStreams) {
-            return UserFacingError(
-                .serviceUnavailable,
-                kind == .kiosk
-                    ? "Too many kiosk displays are open right now; this one will reconnect shortly."
-                    : "Too many live pages are open right now; this one will reconnect shortly.",
-                retryAfter: 10)
+            return (
+                kind == .kiosk ? "kiosk-streams" : "streams",
+                UserFacingError(
+                    .serviceUnavailable,
+                    kind == .kiosk
+                        ? "Too many kiosk displays are open right now; this one will reconnect shortly."
+                        : "Too many live pages are open right now; this one will reconnect shortly.",
+                    retryAfter: 10)
+            )
         }
         if client != nil, clientCount >= maxStreamsPerClient {
-            return UserFacingError(
-                .serviceUnavailable,
-                "This network address has \(clientCount) live pages of the shop open, the most allowed; close one "
-                    + "to follow this one live.",
-                retryAfter: 30)
+            return (
+                "client-streams",
+                UserFacingError(
+                    .serviceUnavailable,
+                    "This network address has \(clientCount) live pages of the shop open, the most allowed; close one "
+                        + "to follow this one live.",
+                    retryAfter: 30)
+            )
         }
         if let sessionStreams, sessionStreams >= maxStreamsPerSession {
-            return UserFacingError(
-                .serviceUnavailable,
-                "This browser has \(sessionStreams) live pages of the shop open, the most allowed; close one to "
-                    + "follow this one live.",
-                retryAfter: 30)
+            return (
+                "session-streams",
+                UserFacingError(
+                    .serviceUnavailable,
+                    "This browser has \(sessionStreams) live pages of the shop open, the most allowed; close one to "
+                        + "follow this one live.",
+                    retryAfter: 30)
+            )
         }
         return nil
     }

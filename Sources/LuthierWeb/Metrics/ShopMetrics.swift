@@ -19,6 +19,11 @@ public final class ShopMetrics: Sendable {
         var streams: Int
         var kioskStreams: Int
         var sessions: Int
+        /// Totals the server keeps anyway, read as counters.
+        var sessionsRestored = 0
+        var readersCutOff = 0
+        /// `503`s since the start, by cause.
+        var unavailable: [String: Int] = [:]
     }
 
     /// The requests' latency buckets: a page is answered in about a millisecond, a checkout in
@@ -51,12 +56,23 @@ public final class ShopMetrics: Sendable {
         .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
     ]
 
+    private let ordersPlaced: CoreMetrics.Counter
+    private let guitarsOrdered: CoreMetrics.Counter
+
     public init() {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.durationBuckets
         self.registry = registry
         self.factory = factory
+        ordersPlaced = CoreMetrics.Counter(label: "luthier_orders_placed_total", factory: factory)
+        guitarsOrdered = CoreMetrics.Counter(label: "luthier_guitars_ordered_total", factory: factory)
+    }
+
+    /// Counts an order the workshop took (not a repeated post of one already placed).
+    func orderPlaced(guitars: Int) {
+        ordersPlaced.increment()
+        guitarsOrdered.increment(by: guitars)
     }
 
     /// Counts one answered request under its route's pattern (never its path: a path carries order
@@ -90,7 +106,25 @@ public final class ShopMetrics: Sendable {
         gauge("luthier_live_sessions", readings.sessions)
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
+        var text = ""
+        Self.counter("luthier_sessions_restored_total", [("", readings.sessionsRestored)], into: &text)
+        Self.counter("luthier_readers_cut_off_total", [("", readings.readersCutOff)], into: &text)
+        Self.counter(
+            "luthier_unavailable_total", readings.unavailable.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            label: "cause", into: &text)
+        bytes += Array(text.utf8)
         return ByteBuffer(bytes: bytes)
+    }
+
+    /// A counter whose total the server keeps itself, in the text format: one sample per label
+    /// value (`""` for a counter without labels).
+    private static func counter(
+        _ name: String, _ samples: [(String, Int)], label: String = "", into text: inout String
+    ) {
+        text += "# TYPE \(name) counter\n"
+        for (value, count) in samples {
+            text += value.isEmpty ? "\(name) \(count)\n" : "\(name){\(label)=\"\(value)\"} \(count)\n"
+        }
     }
 
     private func gauge(_ name: String, _ value: Int, kind: String? = nil) {

@@ -46,6 +46,20 @@ public final class SessionRegistry: Sendable {
     private let retired = Mutex<[SessionID: (session: Session, until: Duration)]>([:])
     /// Time since the registry was made, on the environment's clock.
     private let elapsed: @Sendable () -> Duration
+    /// Sessions restored from the store, and refusals by cause, since the start (for `/metrics`).
+    private let tallies = Mutex(Tallies())
+
+    /// What the registry has counted since the start.
+    public struct Tallies: Sendable, Equatable {
+        public var restored = 0
+        /// New sessions refused at the cap (`503`).
+        public var refusedFull = 0
+        /// Requests refused because the store could not be read (`503`).
+        public var refusedStoreUnavailable = 0
+    }
+
+    public var counted: Tallies { tallies.withLock { $0 } }
+
     /// Restores in flight, so that concurrent requests with one cookie restore it once.
     private let restoring = Mutex<[SessionID: Task<Session?, any Error>]>([:])
     private let created: AsyncStream<Session>.Continuation
@@ -134,6 +148,7 @@ public final class SessionRegistry: Sendable {
             throw failure
         } catch {
             logger.error("A session could not be restored", metadata: ["error": "\(error)"])
+            tallies.withLock { $0.refusedStoreUnavailable += 1 }
             throw .storeUnavailable
         }
     }
@@ -165,7 +180,9 @@ public final class SessionRegistry: Sendable {
     private func restore(_ id: SessionID) async throws -> Session? {
         guard let snapshot = try await environment.sessions.load(id.storageKey) else { return nil }
         if let session = live(id) { return session }
-        return try add(makeSession(id: id, snapshot: snapshot))
+        let session = try add(makeSession(id: id, snapshot: snapshot))
+        tallies.withLock { $0.restored += 1 }
+        return session
     }
 
     /// A new session with a fresh id. Throws `.full` at the cap.
@@ -219,6 +236,7 @@ public final class SessionRegistry: Sendable {
         }
         guard added else {
             session.close()
+            tallies.withLock { $0.refusedFull += 1 }
             throw .full
         }
         created.yield(session)
