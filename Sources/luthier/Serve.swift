@@ -113,6 +113,17 @@ struct Serve: AsyncParsableCommand {
     )
     var trustProxy = false
 
+    /// How the log is written.
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        /// One readable line per record (swift-log's own format).
+        case text
+        /// One JSON object per line, for log shippers (`JSONLogHandler`).
+        case json
+    }
+
+    @Option(help: "How the log is written to standard output: text, or json (one object per line, for log shippers).")
+    var logFormat = LogFormat.text
+
     @Option(help: "Orders one browser session may place in an hour; past it 429 with Retry-After.")
     var ordersPerHourPerSession = 3
 
@@ -191,7 +202,11 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "luthier")
+        var logger =
+            switch logFormat {
+            case .text: Logger(label: "luthier")
+            case .json: Logger(label: "luthier") { JSONLogHandler(label: $0) }
+            }
         logger.logLevel =
             ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         let descriptors = OpenFileLimit.raise(forConnections: maxConnections)
@@ -234,11 +249,17 @@ struct Serve: AsyncParsableCommand {
             configuration: configuration,
             environment: live.environment,
             logger: logger,
-            onServerRunning: { port in
+            onServerRunning: { [logger] port in
                 // Written straight to the descriptor: `print` is block-buffered when stdout is a pipe
                 // or a file, so a supervisor or script waiting for the address would only see it at exit.
-                let lines = ServerAddresses.urls(host: host, port: port).map { "Luthier is serving on \($0)\n" }
-                FileHandle.standardOutput.write(Data(lines.joined().utf8))
+                let urls = ServerAddresses.urls(host: host, port: port)
+                switch logFormat {
+                case .text:
+                    FileHandle.standardOutput.write(Data(urls.map { "Luthier is serving on \($0)\n" }.joined().utf8))
+                case .json:
+                    // Every line of a JSON log is a record, the addresses too.
+                    for url in urls { logger.info("Luthier is serving on \(url)", metadata: ["url": "\(url)"]) }
+                }
             }
         )
         // SIGINT and SIGTERM start a graceful shutdown: no new connections, event streams end,
