@@ -40,11 +40,13 @@ struct EventStreamChannelHandlerTests {
         let router = RouterSide()
         let handler = EventStreamChannelHandler()
         let fragments = FragmentStore(initial: [Fragment(target: "price", html: "one")], epoch: 1)
-        let hub = EventStreamHub()
+        let log = LogCapture()
+        let hub: EventStreamHub
         /// How often the connection was opened, closed and left unused.
         let calls = Calls()
 
         init() throws {
+            hub = EventStreamHub(logger: log.logger())
             try channel.pipeline.syncOperations.addHandlers([handler, router])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         }
@@ -253,5 +255,26 @@ struct EventStreamChannelHandlerTests {
         #expect(fixture.router.errors.isEmpty)
         #expect(fixture.channel.isActive)
         #expect(fixture.calls.now == [0, 0, 1])
+    }
+
+    @Test("a stream's opening and its end are logged with its number and the reason it ended")
+    func openingAndEndAreLogged() throws {
+        let endings: [(String, (Fixture) -> Void)] = [
+            ("the client closed it", { $0.channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed) }),
+            (
+                "the server is stopping",
+                { $0.channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+            ),
+            ("its session or store ended", { $0.fragments.finish() }),
+            ("its connection closed", { $0.channel.pipeline.fireChannelInactive() }),
+        ]
+        for (reason, ending) in endings {
+            let fixture = try Fixture()
+            try fixture.answer(with: fixture.connection())
+            #expect(fixture.log.all == ["info Event stream opened kind=shop open=1 stream=0"], "\(reason)")
+            ending(fixture)
+            fixture.channel.embeddedEventLoop.run()
+            #expect(fixture.log.all.dropFirst() == ["info Event stream ended: \(reason) stream=0"], "\(reason)")
+        }
     }
 }

@@ -86,7 +86,7 @@ public func buildApplicationWithServices(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
             maxStreamsPerSession: configuration.maxEventStreamsPerSession,
             maxKioskStreams: configuration.maxKioskStreams,
-            maxStreamsPerClient: configuration.maxEventStreamsPerClient),
+            maxStreamsPerClient: configuration.maxEventStreamsPerClient, logger: logger),
         connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
         assets: assets,

@@ -54,6 +54,8 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         /// The hub's heartbeat when this stream last looked.
         var heartbeat: Int
         let storeWaker: Int
+        /// Its number in the hub (and in the log).
+        let hubID: Int
         /// The tap's lane of this stream (`<n>.patch`).
         let lane: String
     }
@@ -87,7 +89,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        release(clientLeft: true)
+        release(.connectionClosed)
         self.context = nil
         wire = nil
     }
@@ -126,13 +128,13 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .streaming = state {
             if event is ChannelShouldQuiesceEvent {
-                end(stopping: true, clientLeft: false)
+                end(.serverStopping)
                 return
             }
             if case ChannelEvent.inputClosed = event {
                 // The client closed its side: a closed tab frees its stream at once, not a
                 // heartbeat later when a write would fail.
-                end(stopping: false, clientLeft: true)
+                end(.clientLeft)
                 return
             }
         }
@@ -140,7 +142,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        release(clientLeft: true)
+        release(.connectionClosed)
         context.fireChannelInactive()
     }
 
@@ -200,7 +202,8 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
                 promise?.succeed(())
                 return
             default:
-                release(clientLeft: true)
+                // Closed by the server: a stalled reader cut off, or the process going down.
+                release(.closedByServer)
             }
         }
         context.close(mode: mode, promise: promise)
@@ -216,7 +219,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         let handler = NIOLoopBound(self, eventLoop: loop)
         let waker = StreamWaker(
             wake: { if signal.raise() { loop.execute { handler.value.catchUp() } } },
-            finish: { loop.execute { handler.value.end(stopping: false, clientLeft: false) } })
+            finish: { loop.execute { handler.value.end(.storeFinished) } })
         guard let storeWaker = connection.fragments.addWaker(waker) else { return false }
         let hub = connection.hub
         let hubID = hub.register(waker, kind: connection.kind, client: connection.client)
@@ -233,7 +236,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         state = .streaming(
             Stream(
                 connection: connection, signal: signal, encoder: encoder, sent: sent, heartbeat: heartbeat,
-                storeWaker: storeWaker, lane: lane))
+                storeWaker: storeWaker, hubID: hubID, lane: lane))
         routerCloseToCome = !requestAskedToClose
         wire = Self.trimmingHTTP(from: context.pipeline)
         write(events, context: context)
@@ -257,11 +260,11 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     /// Ends the stream: its last events, the answer's end, and the connection closed after them.
-    private func end(stopping: Bool, clientLeft: Bool) {
+    private func end(_ reason: EventStreamHub.EndReason) {
         guard case .streaming(var stream) = state, let context else { return }
         var events: [ByteBuffer] = []
-        stream.connection.ending(stopping: stopping, encoder: &stream.encoder, into: &events)
-        release(clientLeft: clientLeft)
+        stream.connection.ending(stopping: reason == .serverStopping, encoder: &stream.encoder, into: &events)
+        release(reason)
         write(events, context: context, flushing: false)
         let channel = context.channel
         let written: EventLoopFuture<Void>
@@ -281,7 +284,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
 
     /// Lets go of the stream's store and its session, once, whatever ended it (its place in the
     /// hub goes when its connection has closed).
-    private func release(clientLeft: Bool) {
+    private func release(_ reason: EventStreamHub.EndReason) {
         guard case .streaming(let stream) = state else {
             if case .prepared(let connection) = state {
                 state = .ended
@@ -292,7 +295,8 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         state = .ended
         let connection = stream.connection
         connection.fragments.removeWaker(stream.storeWaker)
-        connection.tap?.record(stream.lane, clientLeft ? .cancellation : .completion)
+        connection.tap?.record(stream.lane, reason.isCompletion ? .completion : .cancellation)
+        connection.hub.ended(stream.hubID, reason: reason)
         connection.closed()
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// Every open event stream of the server, across sessions: one heartbeat timer wakes them all
@@ -18,6 +19,18 @@ public final class EventStreamHub: Sendable {
         case shop
         /// A kiosk display.
         case kiosk
+    }
+
+    /// Why a stream ended, as its log line says.
+    public enum EndReason: String, Sendable {
+        case clientLeft = "the client closed it"
+        case connectionClosed = "its connection closed"
+        case closedByServer = "the server closed its connection"
+        case serverStopping = "the server is stopping"
+        case storeFinished = "its session or store ended"
+
+        /// Whether the stream ran its course (the tap records a completion) rather than being cut.
+        var isCompletion: Bool { self == .serverStopping || self == .storeFinished }
     }
 
     private struct Stream {
@@ -49,11 +62,15 @@ public final class EventStreamHub: Sendable {
     public let maxKioskStreams: Int
     /// Streams of both kinds one client address may hold at once.
     public let maxStreamsPerClient: Int
+    /// Where each stream's opening and end are logged (its number, kind and the reason it ended:
+    /// never its session or client).
+    let logger: Logger
 
     public init(
         slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
-        maxStreamsPerClient: Int = .max
+        maxStreamsPerClient: Int = .max, logger: Logger = Logger(label: "luthier.streams")
     ) {
+        self.logger = logger
         self.slices = max(slices, 1)
         self.maxStreams = max(maxStreams, 1)
         self.maxStreamsPerSession = max(maxStreamsPerSession, 1)
@@ -130,14 +147,21 @@ public final class EventStreamHub: Sendable {
     public var heartbeat: Int { state.withLock { $0.heartbeat } }
 
     func register(_ waker: StreamWaker, kind: Kind = .shop, client: String = "") -> Int {
-        state.withLock { state in
+        let (id, open) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.streams[id] = Stream(waker: waker, kind: kind, client: client)
             if kind == .kiosk { state.kioskStreams += 1 }
             state.perClient[client, default: 0] += 1
-            return id
+            return (id, state.streams.count)
         }
+        logger.info("Event stream opened", metadata: ["stream": "\(id)", "kind": "\(kind)", "open": "\(open)"])
+        return id
+    }
+
+    /// Logs a stream's end and why (its place in the hub goes when its connection has closed).
+    func ended(_ id: Int, reason: EndReason) {
+        logger.info("Event stream ended: \(reason.rawValue)", metadata: ["stream": "\(id)"])
     }
 
     /// Forgets a stream; called once its connection has closed, so that the counts (and the
