@@ -23,6 +23,9 @@ import Synchronization
 ///   waiting for the channel to close. That side then half-closes the output and closes the
 ///   channel, and the handler answers both as done without passing them on: the connection is the
 ///   stream's now;
+/// - it takes NIO's HTTP/1 handlers out of the connection, which only writes from then on, and
+///   writes each event as a chunk from an ``EventStreamWire`` at the socket's end (2 KiB of a
+///   connection's memory were those handlers);
 /// - a reader that is not taking its bytes (the channel is not writable) is caught up when it is
 ///   writable again, so what it is owed is conflated meanwhile (``ConnectionGuard`` cuts it off
 ///   if it never is);
