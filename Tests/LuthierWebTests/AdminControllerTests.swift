@@ -53,6 +53,27 @@ struct AdminControllerTests {
         }
     }
 
+    @Test("every admin sign-in, refusal and sign-out is logged, with neither the token nor the sign-in's cookie")
+    func adminActionsAreLogged() async throws {
+        let log = LogCapture()
+        try await TestApp.run(configure: Self.configure, log: log) { app in
+            _ = try await Self.signIn(app, token: "not-it")
+            let cookie = try #require(SetCookie(try await Self.signIn(app)))
+            _ = try await app.get("/admin/analytics", headers: [("Authorization", "Bearer not-it-either")])
+            _ = try await app.post("/admin/sign-out", form: "", headers: [("Cookie", "luthier_admin=\(cookie.value)")])
+            let admin = log.all.filter { $0.contains("Admin ") }
+            #expect(
+                admin == [
+                    "warning Admin sign-in refused: not the admin token",
+                    "notice Admin signed in minutes=30",
+                    "warning Admin request refused: not the admin token",
+                    "notice Admin signed out",
+                ], "\(admin)")
+            let whole = log.all.joined(separator: "\n")
+            for secret in [Self.token, cookie.value, "not-it"] { #expect(!whole.contains(secret)) }
+        }
+    }
+
     @Test("a sign-in ends after its lifetime on the clock")
     func signInExpires() async throws {
         try await TestApp.run(configure: Self.configure) { app in

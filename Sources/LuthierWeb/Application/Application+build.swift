@@ -216,7 +216,8 @@ public func buildRouter(
         forms: forms,
         signIns: AdminSessions(lifetime: configuration.adminSignInLifetime, clock: services.environment.clock),
         failures: RateLimiter(rule: configuration.adminFailureLimit, clock: services.environment.clock),
-        origin: origin
+        origin: origin,
+        logger: services.logger
     )
     let inspect = InspectController(
         sessions: sessions, renderer: services.renderer, responses: responses, hub: services.hub,

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import LuthierFeatures
 
 /// The shop owner's pages, behind the admin token from the configuration.
@@ -21,6 +22,8 @@ struct AdminController: Sendable {
     /// Failed attempts (a wrong token in the form or a bearer header) per client address.
     let failures: RateLimiter
     let origin: RequestOrigin
+    /// Where every admin action is logged: what was done, never the token or the sign-in's id.
+    let logger: Logger
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -45,12 +48,14 @@ struct AdminController: Sendable {
         let presented = try await forms.singleField("token", of: request)
         guard constantTimeEquals(presented, token) else {
             _ = failures.take(client)
+            logger.warning("Admin sign-in refused: not the admin token")
             return responses.page(
                 renderer.render(SignInPage(message: "That is not the admin token."), template: "admin-sign-in"),
                 status: .unauthorized, for: request)
         }
         var response = responses.seeOther("/admin/analytics")
         response.setCookie(cookie(value: signIns.signIn(), maxAge: Int(signIns.lifetime.components.seconds), request))
+        logger.notice("Admin signed in", metadata: ["minutes": "\(signIns.lifetime.components.seconds / 60)"])
         return response
     }
 
@@ -58,6 +63,7 @@ struct AdminController: Sendable {
     @Sendable func signOut(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         guard token != nil else { throw Self.noSuchPage }
         signIns.signOut(request.headers.cookieValue(named: Self.cookieName))
+        logger.notice("Admin signed out")
         var response = responses.seeOther("/admin/sign-in")
         response.setCookie(cookie(value: "", maxAge: 0, request))
         return response
@@ -97,7 +103,10 @@ struct AdminController: Sendable {
             value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
         }
         guard let bearer, constantTimeEquals(bearer, token) else {
-            if bearer != nil { _ = failures.take(client) }
+            if bearer != nil {
+                _ = failures.take(client)
+                logger.warning("Admin request refused: not the admin token")
+            }
             return unauthorized(request)
         }
         return nil
