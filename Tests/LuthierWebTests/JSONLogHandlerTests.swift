@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import LuthierLive
+@testable import LuthierWeb
 
 @Suite("JSONLogHandler")
 struct JSONLogHandlerTests {

@@ -7,7 +7,8 @@ import Logging
 ///
 /// Made by the executable for its own loggers (`Logger(label:factory:)`), never bootstrapped as
 /// the process's global handler. A field of the metadata never replaces `time`, `level`,
-/// `label` or `message`; it is written as `metadata.<key>` instead.
+/// `label` or `message`; it is written as `metadata.<key>` instead. Strings are written by the
+/// event streams' JSON writer (`ServerSentEvent.jsonString`).
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
@@ -45,7 +46,7 @@ public struct JSONLogHandler: LogHandler {
         var line = "{"
         for (index, (key, value)) in fields.enumerated() {
             if index > 0 { line += "," }
-            line += Self.quoted(key) + ":" + Self.quoted(value)
+            line += ServerSentEvent.jsonString(key) + ":" + ServerSentEvent.jsonString(value)
         }
         write(line + "}\n")
     }
@@ -58,24 +59,5 @@ public struct JSONLogHandler: LogHandler {
     /// RFC 3339 in UTC with milliseconds, as log shippers parse it.
     static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// A JSON string (RFC 8259): quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
