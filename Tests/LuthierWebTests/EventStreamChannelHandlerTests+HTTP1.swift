@@ -31,9 +31,7 @@ struct EventStreamChannelHandlerHTTP1Tests {
             defer { try? FileManager.default.removeItem(at: empty) }
             let catalog = try StaticAssetCatalog(directory: empty.path)
             try operations.addHandler(
-                StaticAssetChannelHandler(
-                    catalog: catalog, answers: StaticAssetAnswers(catalog: catalog, cacheControl: ""), cacheControl: "")
-            )
+                StaticAssetChannelHandler(answers: StaticAssetAnswers(catalog: catalog, cacheControl: "")))
             try operations.addHandlers([handler, router])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         }

@@ -55,13 +55,12 @@ struct StaticAssetFixture {
         }
         // As in the real app, the channel handler answers first over a socket; `.router` tests
         // reach the middleware alone.
-        let catalog = try catalog()
-        let answers = StaticAssetAnswers(catalog: catalog, cacheControl: cacheControl)
+        let answers = StaticAssetAnswers(catalog: try catalog(), cacheControl: cacheControl)
         return Application(
             router: router,
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
-                    StaticAssetChannelHandler(catalog: catalog, answers: answers, cacheControl: cacheControl)
+                    StaticAssetChannelHandler(answers: answers)
                 ]))
         )
     }

@@ -116,8 +116,7 @@ public func buildApplicationWithServices(
         server: .http1(
             configuration: .init(additionalChannelHandlers: [
                 ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
-                StaticAssetChannelHandler(
-                    catalog: assets, answers: staticAnswers, cacheControl: configuration.staticCacheControl),
+                StaticAssetChannelHandler(answers: staticAnswers),
                 EventStreamChannelHandler(),
             ])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),

@@ -20,31 +20,22 @@ final class StaticAssetChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let catalog: StaticAssetCatalog
     private let answers: StaticAssetAnswers
-    private let cacheControl: String
     /// Requests passed to the router whose response has not ended yet.
     private var inRouter = 0
     /// Whether the request being read was answered here (its body and end are dropped).
     private var answeredHere = false
 
-    init(catalog: StaticAssetCatalog, answers: StaticAssetAnswers, cacheControl: String) {
-        self.catalog = catalog
+    init(answers: StaticAssetAnswers) {
         self.answers = answers
-        self.cacheControl = cacheControl
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if inRouter == 0, let (head, body) = answers.answer(for: request) {
+            if inRouter == 0, let (head, body) = answers.response(for: request) {
                 answeredHere = true
                 send(head, body, for: request, context: context)
-                return
-            }
-            if inRouter == 0, let asset = asset(for: request) {
-                answeredHere = true
-                answer(request, with: asset, context: context)
                 return
             }
             answeredHere = false
@@ -58,21 +49,6 @@ final class StaticAssetChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { inRouter = max(inRouter - 1, 0) }
         context.write(data, promise: promise)
-    }
-
-    private func asset(for request: HTTPRequest) -> StaticAssetCatalog.Asset? {
-        guard request.method == .get || request.method == .head, let target = request.path else { return nil }
-        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return catalog.asset(forRequestPath: String(path))
-    }
-
-    /// A request that ``StaticAssetAnswers`` has no ready answer for: a conditional one, an
-    /// escaped name, or one that accepts no coding the file has.
-    private func answer(_ request: HTTPRequest, with asset: StaticAssetCatalog.Asset, context: ChannelHandlerContext) {
-        var (head, body) = StaticAssetMiddleware<LuthierRequestContext>.response(
-            for: asset, method: request.method, requestHeaders: request.headerFields, cacheControl: cacheControl)
-        SecurityHeaders.apply(to: &head.headerFields)
-        send(head, body, for: request, context: context)
     }
 
     private func send(
