@@ -77,10 +77,15 @@ extension Order {
     }
 }
 
-/// Where an order is in the workshop: the stages every guitar goes through, in order, and the two
-/// ways an order ends.
+/// Where an order is in the workshop: the stages every guitar goes through, in order, the two
+/// ways the workshop finishes an order, and the two things only the shop's admin does to one
+/// (cancel it before its woods are cut, hand a pickup over).
 public enum OrderStatus: String, CaseIterable, Hashable, Sendable, Codable {
     case woodSelection, bodyShaping, finishing, setup, shipped, readyForPickup
+    /// The admin cancelled it while it was still at wood selection; its woods went back to stock.
+    case cancelled
+    /// A pickup order the customer has collected.
+    case collected
 
     public var label: String {
         switch self {
@@ -90,16 +95,26 @@ public enum OrderStatus: String, CaseIterable, Hashable, Sendable, Codable {
         case .setup: "Setup"
         case .shipped: "Shipped"
         case .readyForPickup: "Ready for pickup"
+        case .cancelled: "Cancelled"
+        case .collected: "Collected"
         }
     }
 
-    /// Whether the workshop is done with the order (shipped, or waiting to be picked up).
+    /// Whether the workshop is done with the order (shipped, waiting to be picked up, collected or
+    /// cancelled): the floor's stage timer never moves it again.
     public var isFinished: Bool {
         switch self {
-        case .shipped, .readyForPickup: true
+        case .shipped, .readyForPickup, .cancelled, .collected: true
         case .woodSelection, .bodyShaping, .finishing, .setup: false
         }
     }
+
+    /// Only an order whose woods have not been cut can be cancelled: at wood selection the blanks
+    /// are still whole and go back to stock.
+    public var isCancellable: Bool { self == .woodSelection }
+
+    /// Only a pickup order waiting at the workshop can be marked collected.
+    public var isCollectable: Bool { self == .readyForPickup }
 
     /// The stage after this one for an order shipped by `shipping`: after Setup it is Ready for
     /// pickup for a pickup, Shipped otherwise; a finished order has none.
@@ -109,7 +124,7 @@ public enum OrderStatus: String, CaseIterable, Hashable, Sendable, Codable {
         case .bodyShaping: .finishing
         case .finishing: .setup
         case .setup: shipping == .pickup ? .readyForPickup : .shipped
-        case .shipped, .readyForPickup: nil
+        case .shipped, .readyForPickup, .cancelled, .collected: nil
         }
     }
 

@@ -7,7 +7,8 @@ extension LuthierEnvironment {
     /// The environment of a real server: wall-clock time, random checkout ids, and the given
     /// workshop, exchange rates, session store and analytics log.
     public static func live(
-        workshop: WorkshopClient, exchangeRates: ExchangeRateClient, sessions: SessionStore, analytics: AnalyticsClient
+        workshop: WorkshopClient, exchangeRates: ExchangeRateClient, sessions: SessionStore, analytics: AnalyticsClient,
+        admin: WorkshopAdminClient = .failing
     ) -> LuthierEnvironment {
         LuthierEnvironment(
             clock: ContinuousClock(),
@@ -16,7 +17,8 @@ extension LuthierEnvironment {
             exchangeRates: exchangeRates,
             sessions: sessions,
             analytics: analytics,
-            makeID: { UUID().uuidString.lowercased() }
+            makeID: { UUID().uuidString.lowercased() },
+            admin: admin
         )
     }
 }
@@ -55,7 +57,8 @@ public struct LiveSystem: Sendable {
             workshop: .live(store: store, clock: clock, simulatedLatency: simulateLatency),
             exchangeRates: exchangeRates,
             sessions: .live(store: store),
-            analytics: .live(store: store)
+            analytics: .live(store: store),
+            admin: .live(store: store)
         )
         environment.taps = shopTaps
         self.environment = environment

@@ -1,4 +1,5 @@
 import GRDB
+import LuthierDomain
 
 extension WorkshopStore {
     /// The schema's history, oldest first. Each migration runs once per database, in its own
@@ -55,6 +56,9 @@ extension WorkshopStore {
         // anonymous leftover kept a day. Sessions stored before are kept as they were.
         migrator.registerMigration("v4-session-leftovers") { db in
             try db.execute(sql: "ALTER TABLE sessions ADD COLUMN worth_keeping INTEGER NOT NULL DEFAULT 1")
+        }
+        migrator.registerMigration("v5-stock-adjustments-stage-history-discount-codes") { db in
+            try migrateToShopAdmin(db)
         }
         return migrator
     }
@@ -185,6 +189,52 @@ extension WorkshopStore {
                 ALTER TABLE orders_v3 RENAME TO orders;
                 CREATE INDEX orders_status ON orders (status);
                 CREATE INDEX orders_placed_at ON orders (placed_at);
+                """
+        )
+    }
+
+    /// v5: what the shop's admin needs kept. Every change of stock is an audited row
+    /// (`stock_adjustments`: the change, the stock after it, a note, when), every stage an order
+    /// reaches is a row of its history (`order_stages`), and the discount codes live in the
+    /// database (`discount_codes`, one row per code whatever its case), so that they can be added
+    /// and expired while the shop runs.
+    ///
+    /// An order placed before v5 gets the history that can be known: its wood selection from when
+    /// it was placed, and its current stage from when that began; the stages between were not
+    /// dated then.
+    private static func migrateToShopAdmin(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE stock_adjustments (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    wood TEXT NOT NULL,
+                    change INTEGER NOT NULL CHECK (change <> 0),
+                    quantity_after INTEGER NOT NULL CHECK (quantity_after >= 0),
+                    note TEXT NOT NULL,
+                    made_at INTEGER NOT NULL,
+                    FOREIGN KEY (kind, wood) REFERENCES wood_stock (kind, wood)
+                );
+                CREATE INDEX stock_adjustments_made_at ON stock_adjustments (made_at);
+
+                CREATE TABLE order_stages (
+                    order_number TEXT NOT NULL REFERENCES orders (number),
+                    status TEXT NOT NULL,
+                    started_at INTEGER NOT NULL,
+                    note TEXT,
+                    PRIMARY KEY (order_number, status)
+                );
+                INSERT INTO order_stages (order_number, status, started_at)
+                SELECT number, 'woodSelection', placed_at FROM orders;
+                INSERT INTO order_stages (order_number, status, started_at)
+                SELECT number, status, stage_started_at FROM orders WHERE status <> 'woodSelection';
+
+                CREATE TABLE discount_codes (
+                    code TEXT PRIMARY KEY NOT NULL COLLATE NOCASE,
+                    percent INTEGER NOT NULL CHECK (percent BETWEEN 1 AND 100),
+                    expires_at INTEGER,
+                    created_at INTEGER NOT NULL
+                );
                 """
         )
     }

@@ -110,6 +110,7 @@ extension WorkshopStore {
                 milliseconds(order.stageStartedAt),
             ]
         )
+        try insertStage(StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number, in: db)
         for (position, line) in order.lines.enumerated() {
             try db.execute(
                 sql: """

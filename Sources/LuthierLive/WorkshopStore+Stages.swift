@@ -80,6 +80,7 @@ extension WorkshopStore {
                 sql: "UPDATE orders SET status = ?, stage_started_at = ? WHERE number = ?",
                 arguments: [next.rawValue, started + step, number]
             )
+            try insertStage(StageEntry(status: next, startedAt: date(milliseconds: started + step)), of: number, in: db)
             if let order = try fetchOrder(in: db, where: "number", is: number) {
                 moved.append(order)
             }

@@ -231,6 +231,11 @@ public final class WorkshopStore: Sendable {
         try await writer.read(value)
     }
 
+    /// Writes in one transaction without holding a Swift concurrency thread while the writer is busy.
+    func asyncWrite<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writer.write(value)
+    }
+
     private static func reason(_ error: any Error) -> String {
         if let error = error as? DatabaseError {
             return error.message ?? "\(error.resultCode)"

@@ -75,7 +75,7 @@ struct Serve: AsyncParsableCommand {
     @Option(
         name: .customLong("discount"),
         help: ArgumentHelp(
-            "A discount code customers can apply to a cart: CODE=PERCENT% or CODE=PERCENT%@YYYY-MM-DD (the UTC day it stops working). Repeat for more codes.",
+            "A discount code customers can apply to a cart: CODE=PERCENT% or CODE=PERCENT%@YYYY-MM-DD (the UTC day it stops working). Repeat for more codes. Each is added to the database unless a code of that name is there already; change codes at /admin/codes or with luthier codes.",
             valueName: "code"
         )
     )
@@ -214,7 +214,7 @@ struct Serve: AsyncParsableCommand {
             logger.warning("\(warning)")
         }
         logger.info("Open-file limit", metadata: ["soft": "\(OpenFileLimit.current)"])
-        let configuration = LuthierConfiguration(
+        var configuration = LuthierConfiguration(
             host: host,
             port: port,
             publicDirectory: try ResourceFolder.locate("Public", given: self.public),
@@ -244,6 +244,10 @@ struct Serve: AsyncParsableCommand {
             logger: logger,
             shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger)
         )
+        // The codes live in the database, where the admin adds and expires them; a --discount code
+        // not stored yet is added, and one stored already keeps its stored terms (an expired code
+        // stays expired however often the shop restarts with the flag).
+        configuration.discountCodes = try live.store.seedDiscountCodes(configuration.discountCodes)
         let host = host
         let (app, _) = try await buildApplicationWithServices(
             configuration: configuration,

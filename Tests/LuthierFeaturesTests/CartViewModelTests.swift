@@ -13,7 +13,7 @@ import Testing
     ]
 
     static func model() -> CartViewModel {
-        CartViewModel(discounts: codes, now: { now })
+        CartViewModel(discounts: DiscountBook(codes), now: { now })
     }
 
     @Test func actionsInComeOutAsLinesTotalsAndTheBadgeCount() async throws {
@@ -72,7 +72,7 @@ import Testing
 
     @Test func theAnalyticsSubscriberIsToldOfEveryAppliedActionInOrderAsItIsApplied() async throws {
         let log = AppliedLog()
-        let model = CartViewModel(discounts: Self.codes, now: { Self.now }, applied: log.append)
+        let model = CartViewModel(discounts: DiscountBook(Self.codes), now: { Self.now }, applied: log.append)
         for _ in 0..<1_200 {
             try await model.send(.add(.standard))
             try await model.send(.decrement(lineID: CartLine.id(for: .standard)))
@@ -88,7 +88,7 @@ import Testing
 
     @Test func eachActionIsToldOnceAppliedAndARefusedOneIsNot() async throws {
         let log = AppliedLog()
-        let model = CartViewModel(discounts: Self.codes, now: { Self.now }, applied: log.append)
+        let model = CartViewModel(discounts: DiscountBook(Self.codes), now: { Self.now }, applied: log.append)
         let longV = CartLine.id(for: Guitar(shape: .longV))
         let actions: [CartAction] = [
             .add(Guitar(shape: .longV)), .increment(lineID: longV), .decrement(lineID: longV), .clear,
@@ -109,7 +109,7 @@ import Testing
     static let saved = Cart(lines: [CartLine(guitar: longV, quantity: 2), CartLine(guitar: sky, quantity: 1)])
 
     @Test func restoredWithACartAndAValidCodeShowsBoth() async {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
         #expect(model.latestState.cart == Self.saved)
         let output = model.currentOutput
         #expect(output.guitarCount == 3)
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func restoredWithAnExpiredCodeDropsIt() async {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[1], discounts: Self.codes, now: { Self.now })
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[1], discounts: DiscountBook(Self.codes), now: { Self.now })
         #expect(model.currentOutput.discountCode == nil)
         #expect(model.currentOutput.discountedTotal == nil)
         #expect(model.currentOutput.total == "$6,300")
@@ -134,7 +134,7 @@ import Testing
 
     @Test func aCodeThatExpiresWhileTheCartIsOpenIsNoLongerCheckedOutWith() async throws {
         let clock = Mutex(Self.now)
-        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { clock.withLock { $0 } })
+        let model = CartViewModel(cart: Self.saved, discounts: DiscountBook(Self.codes), now: { clock.withLock { $0 } })
         try await model.applyDiscount(code: "BAND10")
         #expect(model.validDiscount == Self.codes[0])
 
@@ -164,7 +164,7 @@ import Testing
 
     @Test func removingAnOrderTakesOutWhatWasOrderedAndIsNotAnAnalyticsAction() async throws {
         let log = AppliedLog()
-        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now }, applied: log.append)
+        let model = CartViewModel(cart: Self.saved, discounts: DiscountBook(Self.codes), now: { Self.now }, applied: log.append)
         try await model.send(.add(Self.longV))  // added in another tab while checking out
 
         model.settle(
@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test func settlingACartOrderEmptiesTheCartAndUsesUpItsCodeOnce() async throws {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
         let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: Self.codes[0])
 
         model.settle(checkout)
@@ -208,14 +208,14 @@ import Testing
 
         // A restored session remembers which checkout it settled.
         let restored = CartViewModel(
-            cart: model.latestState.cart, discounts: Self.codes, settledCheckoutID: model.latestState.settledCheckoutID,
+            cart: model.latestState.cart, discounts: DiscountBook(Self.codes), settledCheckoutID: model.latestState.settledCheckoutID,
             now: { Self.now })
         restored.settle(checkout)
         #expect(restored.latestState.cart == Cart(lines: [CartLine(guitar: Self.sky, quantity: 1)]))
     }
 
     @Test func aBuilderOrderLeavesTheCartAlone() async {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: Self.codes, now: { Self.now })
+        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
         model.settle(
             Self.checkout(id: "b1", source: .builder, lines: [CartLine(guitar: Self.longV, quantity: 1)], discount: nil)
         )
@@ -225,11 +225,26 @@ import Testing
     }
 
     @Test func aCodeAppliedAfterTheCheckoutBeganIsKept() async throws {
-        let model = CartViewModel(cart: Self.saved, discounts: Self.codes, now: { Self.now })
+        let model = CartViewModel(cart: Self.saved, discounts: DiscountBook(Self.codes), now: { Self.now })
         let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: nil)
         try await model.applyDiscount(code: "BAND10")
         model.settle(checkout)
         #expect(model.latestState.cart == .empty)
         #expect(model.validDiscount == Self.codes[0])
+    }
+
+    @Test func aCodeTheShopAddsOrExpiresCountsFromTheNextMomentInEveryCart() async throws {
+        let book = DiscountBook([])
+        let model = CartViewModel(cart: Self.saved, discounts: book, now: { Self.now })
+        await #expect(throws: CartViewModel.DiscountFailure.unknown("launch")) {
+            try await model.applyDiscount(code: "launch")
+        }
+        let launch = DiscountCode(code: "LAUNCH", percent: 20)
+        book.replace(with: [launch])
+        try await model.applyDiscount(code: "launch")
+        #expect(model.validDiscount == launch)
+        // Expired by the admin after this cart applied it: it no longer applies, here or at checkout.
+        book.replace(with: [DiscountCode(code: "LAUNCH", percent: 20, expires: Self.now)])
+        #expect(model.validDiscount == nil)
     }
 }

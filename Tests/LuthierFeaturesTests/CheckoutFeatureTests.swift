@@ -205,4 +205,49 @@ import Testing
         store.send(.orderTapped)
         await store.finish()
     }
+
+    @Test("a stock change asks availability again: a restocked wood makes the checkout orderable, the stale refusal goes")
+    func aRestockMakesTheCheckoutOrderableAgain() async {
+        let harness = Harness()
+        harness.workshop.refuseOrders(with: .unavailable(missing: ["Ebony fretboards"]))
+        var store = harness.store()
+        let refusal = OrderError.unavailable(missing: ["Ebony fretboards"])
+        await Self.tapOrder(&store, failingWith: .refused(refusal.message, missing: ["Ebony fretboards"])) {
+            $0.availability = .unavailable(missing: ["Ebony fretboards"])
+        }
+        let asked = harness.workshop.counts.availability
+        store.send(.stockChanged)
+        await store.receive(.availabilityChecked([.available])) {
+            $0.availability = .available
+            $0.notice = nil
+        }
+        #expect(harness.workshop.counts.availability == asked + 1)
+        #expect(store.state.isOrderable)
+        await store.finish()
+    }
+
+    @Test("a stock change that takes a wood away marks the line unavailable, naming it")
+    func aCorrectionMakesALineUnavailable() async {
+        let harness = Harness()
+        harness.workshop.set(availability: .unavailable(missing: ["Koa body blanks"]))
+        var store = harness.store()
+        store.send(.stockChanged)
+        await store.receive(.availabilityChecked([.unavailable(missing: ["Koa body blanks"])])) {
+            $0.checkout.lines[0].availability = .unavailable(missing: ["Koa body blanks"])
+            $0.availability = .unavailable(missing: ["Koa body blanks"])
+        }
+        #expect(store.state.whyNotOrderable == "This model is currently unavailable.")
+        await store.finish()
+    }
+
+    @Test("an ordered checkout asks nothing when the stock changes")
+    func anOrderedCheckoutIgnoresStock() async {
+        let harness = Harness()
+        var state = CheckoutState(checkout: Self.checkout)
+        state.order = WorkshopFloorFixture.order(1)
+        var store = harness.store(state)
+        store.send(.stockChanged)
+        #expect(harness.workshop.counts.availability == 0)
+        await store.finish()
+    }
 }

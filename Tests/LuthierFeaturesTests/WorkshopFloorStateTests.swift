@@ -111,6 +111,23 @@ enum WorkshopFloorFixture {
         #expect(WorkshopFloorState.reduce(done, .advanced([], at: later.addingTimeInterval(10))) == done)
     }
 
+    @Test func anAdminChangeUpdatesAKnownOrderAndNeverAddsAnUnknownOne() {
+        let orders = (1...3).map { Fixture.order($0) }
+        let loaded = WorkshopFloorState.reduce(
+            WorkshopFloorState(now: base),
+            .loaded(recentOrders: orders.reversed(), inProgress: orders, guitarsOrderedToday: 3, at: base))
+        let later = base.addingTimeInterval(30)
+        let cancelled = Fixture.moved(orders[1], to: .cancelled, at: later)
+        let state = WorkshopFloorState.reduce(loaded, .changed(cancelled, at: later))
+        #expect(state.recentOrders == [orders[2], cancelled, orders[0]])
+        #expect(state.inProgress == [orders[0], orders[2]])
+        #expect(state.guitarsOrderedToday == 3)
+        #expect(state.updatedAt == later)
+        // An order the floor does not show stays unshown, and is not counted as ordered today.
+        let unknown = Fixture.moved(Fixture.order(9, minutes: -600), to: .collected, at: later)
+        #expect(WorkshopFloorState.reduce(state, .changed(unknown, at: later)) == state)
+    }
+
     @Test func anOrderTheFloorDidNotKnowIsAddedWhereItBelongs() {
         // Ten newer orders on the floor; an order from before them moves (another server placed it).
         let orders = (1...10).map { Fixture.order($0, minutes: Double(100 + $0)) }

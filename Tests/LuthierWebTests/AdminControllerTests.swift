@@ -34,7 +34,7 @@ struct AdminControllerTests {
 
             let right = try await Self.signIn(app)
             #expect(right.status == 303)
-            #expect(right.header("Location") == "/admin/analytics")
+            #expect(right.header("Location") == "/admin")
             let cookie = try #require(SetCookie(right))
             #expect(cookie.name == "luthier_admin")
             #expect(cookie.value != Self.token && !cookie.value.contains(Self.token))

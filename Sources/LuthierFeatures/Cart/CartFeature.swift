@@ -20,13 +20,18 @@ public struct CartFeature: Reducer {
         case discount(CartViewModel.DiscountFailure)
     }
 
-    /// The codes the shop offers.
-    let discounts: [DiscountCode]
+    /// The codes the shop offers at the moment a code is typed.
+    let discounts: @Sendable () -> [DiscountCode]
     /// Wall-clock time, for a code's expiry.
     let now: @Sendable () -> Date
 
     public init(discounts: [DiscountCode], now: @escaping @Sendable () -> Date) {
-        self.discounts = discounts
+        self.init(book: { discounts }, now: now)
+    }
+
+    /// - Parameter book: the codes as they are when asked (the shop's `DiscountBook`).
+    public init(book: @escaping @Sendable () -> [DiscountCode], now: @escaping @Sendable () -> Date) {
+        self.discounts = book
         self.now = now
     }
 
@@ -39,7 +44,7 @@ public struct CartFeature: Reducer {
                 throw .cart(error)
             }
         case .applyDiscount(let code):
-            guard let match = Self.code(typed: code, among: discounts) else {
+            guard let match = Self.code(typed: code, among: discounts()) else {
                 throw .discount(.unknown(code.trimmingCharacters(in: .whitespaces)))
             }
             guard match.isValid(at: now()) else { throw .discount(.expired(match.code)) }

@@ -33,34 +33,41 @@ public final class CartViewModel: Sendable {
     private let store: Store<CartFeature>
     private let output: SharedOutput<CartState, CartOutput>
     private let now: @Sendable () -> Date
+    /// The applied code as the book has it now, if it is still valid.
+    private let valid: @Sendable (DiscountCode?) -> DiscountCode?
     private let applied: @Sendable (AppliedAction) -> Void
 
     /// - Parameters:
     ///   - cart: the cart to start from (a restored session's).
     ///   - discount: the code applied before, if any; kept only while it is still valid.
-    ///   - discounts: the codes the shop's configuration offers.
+    ///   - discounts: the codes the shop offers, as they are whenever a code is judged (the admin
+    ///     may add or expire one meanwhile).
     ///   - now: wall-clock time for discount expiry.
     ///   - settledCheckoutID: the last cart checkout whose order was taken out of the cart.
     ///   - applied: told of each applied customer action, in order; it must return at once.
     public init(
         cart: Cart = .empty,
         discount: DiscountCode? = nil,
-        discounts: [DiscountCode] = [],
+        discounts: DiscountBook = [],
         settledCheckoutID: String? = nil,
         now: @escaping @Sendable () -> Date = Date.init,
         taps: TapRecorder? = nil,
         applied: @escaping @Sendable (AppliedAction) -> Void = { _ in }
     ) {
-        let state = CartState(
-            cart: cart, discount: discount.flatMap { $0.isValid(at: now()) ? $0 : nil },
-            settledCheckoutID: settledCheckoutID)
+        // A code is judged by the book's terms for it now: one the admin expired after this cart
+        // applied it stops applying.
+        let valid: @Sendable (DiscountCode?) -> DiscountCode? = { code in
+            code.map(discounts.latest).flatMap { $0.isValid(at: now()) ? $0 : nil }
+        }
+        let state = CartState(cart: cart, discount: valid(discount), settledCheckoutID: settledCheckoutID)
         store = Store(
-            initialState: state, reducer: CartFeature(discounts: discounts, now: now),
+            initialState: state, reducer: CartFeature(book: { discounts.current }, now: now),
             tap: taps.map { Tap($0, "cart") },
             trace: taps.map { StoreTrace($0, store: CartFeature.traceName) })
         output = SharedOutput(initial: state) { state in
-            CartOutput(cart: state.cart, discount: state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil })
+            CartOutput(cart: state.cart, discount: valid(state.discount))
         }
+        self.valid = valid
         self.now = now
         self.applied = applied
     }
@@ -96,7 +103,7 @@ public final class CartViewModel: Sendable {
 
     /// The code to check out with: the applied one, if it is still valid now.
     public var validDiscount: DiscountCode? {
-        store.state.discount.flatMap { $0.isValid(at: now()) ? $0 : nil }
+        valid(store.state.discount)
     }
 
     /// What a session saves.

@@ -24,6 +24,11 @@ public struct CheckoutFeature: Reducer {
         case rateFailed(Currency)
         case orderPlaced(Order)
         case orderFailed(OrderFailure)
+        /// The workshop's stock changed (a restock, a correction, a cancelled order): whether the
+        /// guitars can be built is asked again.
+        case stockChanged
+        /// Each line's availability as the workshop answered after a stock change, in line order.
+        case availabilityChecked([Availability])
     }
 
     public enum OrderFailure: Error, Hashable, Sendable, Codable {
@@ -49,6 +54,8 @@ public struct CheckoutFeature: Reducer {
     static let rateRequestID = EffectID("checkout.currency.rate")
     /// The order in flight, whose answer a second tap (another tab) awaits too.
     static let orderID = EffectID("checkout.order")
+    /// The availability asked after a stock change: a newer change replaces it (`flatMapLatest`).
+    static let availabilityID = EffectID("checkout.availability")
 
     let environment: LuthierEnvironment
     /// The session's anonymous key, which its orders carry.
@@ -141,6 +148,26 @@ public struct CheckoutFeature: Reducer {
             state.isOrdering = false
             if case .refused(_, let missing) = failure { state.availability = .unavailable(missing: missing) }
             state.notice = .orderFailed(failure)
+            return .none
+
+        case .stockChanged:
+            guard state.order == nil else { return .none }
+            let workshop = environment.workshop
+            let lines = state.checkout.cartLines
+            // A failed question changes nothing: the page keeps what it showed, and ordering still
+            // judges the stock in its own transaction.
+            return .run { send in
+                guard let answers = try? await workshop.availability(lines) else { return }
+                send(.availabilityChecked(answers))
+            }
+            .cancellable(id: Self.availabilityID)
+
+        case .availabilityChecked(let answers):
+            guard state.order == nil, answers.count == state.checkout.lines.count else { return .none }
+            for index in answers.indices { state.checkout.lines[index].availability = answers[index] }
+            state.availability = state.checkout.availability
+            // The refusal the customer read is stale once the woods are back.
+            if state.availability.isAvailable, case .orderFailed(.refused) = state.notice { state.notice = nil }
             return .none
         }
     }

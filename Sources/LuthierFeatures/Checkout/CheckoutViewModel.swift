@@ -63,6 +63,12 @@ public final class CheckoutViewModel: Sendable {
         store.send(.currencyChosen(currency))
     }
 
+    /// The stock input: the workshop's stock changed, so whether the guitars can be built is asked
+    /// again, and the page follows the answer (a restocked wood makes "Order now" work again).
+    public func stockChanged() {
+        store.send(.stockChanged)
+    }
+
     /// Returns when the model is closed. The work it does meanwhile (the debounce, the rate
     /// request, the order) runs in the store; the session's driver awaits this to know the end.
     public func run() async {

@@ -32,6 +32,12 @@ public final class WorkshopFloor: Sendable {
         store.send(.placed(order, at: now()))
     }
 
+    /// An order the shop's admin has just changed (cancelled, collected): every screen showing it
+    /// shows the change at once (the board, the kiosk, its order page).
+    public func orderChanged(_ order: Order) {
+        store.send(.changed(order, at: now()))
+    }
+
     /// Loads the floor, then moves the stages on time until the task is cancelled; then ends
     /// every reader's outputs.
     public func run() async {

@@ -31,6 +31,8 @@ public struct WorkshopFloorFeature: Reducer {
         case loaded(recentOrders: [Order], inProgress: [Order], guitarsOrderedToday: Int, at: Date)
         /// An order the shop has just taken (or taken again: a repeat changes nothing).
         case placed(Order, at: Date)
+        /// An order the shop's admin changed (cancelled, collected), as stored now.
+        case changed(Order, at: Date)
         /// A pass of the timer: the orders that moved on (none: the pass still turns the day).
         case advanced([Order], at: Date)
         /// The store failed; the timer tries again after `after`.
@@ -61,6 +63,12 @@ public struct WorkshopFloorFeature: Reducer {
         case .advanced(let moved, let at):
             state = WorkshopFloorState.reduce(state, .advanced(moved, at: at))
             return .none
+        case .changed(let order, let at):
+            // A cancelled order may have been the one the timer sleeps for; waking it early only
+            // makes it ask the store again.
+            state = WorkshopFloorState.reduce(state, .changed(order, at: at))
+            let wake = wake
+            return .run { _ in wake.signal() }
         case .retrying:
             return .none
         }

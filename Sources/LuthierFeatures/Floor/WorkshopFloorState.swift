@@ -61,6 +61,9 @@ public struct WorkshopFloorState: Hashable, Sendable {
         case placed(Order, at: Date)
         /// Orders that moved to their next stage, as stored now.
         case advanced([Order], at: Date)
+        /// An order the shop's admin changed (cancelled, collected), as stored now: updated where
+        /// the floor shows it; one it does not show is not shown because of the change.
+        case changed(Order, at: Date)
     }
 
     /// The fold: the floor after `event`.
@@ -83,6 +86,10 @@ public struct WorkshopFloorState: Hashable, Sendable {
             for order in orders {
                 if next.knows(order) { next.update(order) } else { next.add(order) }
             }
+            return next.touched(from: state, at: at)
+        case .changed(let order, let at):
+            next.turnDay(at: at)
+            if next.knows(order) { next.update(order) }
             return next.touched(from: state, at: at)
         }
     }

@@ -41,7 +41,7 @@ public final class ShopSession: Sendable {
     public init(
         snapshot: SessionSnapshot,
         environment: LuthierEnvironment,
-        discounts: [DiscountCode],
+        discounts: DiscountBook,
         analytics: AnalyticsQueue,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {

@@ -70,7 +70,7 @@ public func buildApplicationWithServices(
         maxSessions: configuration.maxSessions,
         renderer: renderer,
         environment: sessionEnvironment,
-        discounts: configuration.discountCodes,
+        discounts: DiscountBook(configuration.discountCodes),
         logger: logger,
         tapEvents: configuration.sessionTapEvents,
         traceSteps: configuration.sessionTraceSteps,
@@ -218,6 +218,24 @@ public func buildRouter(
         origin: origin,
         logger: services.logger
     )
+    let workshopAdmin = services.environment.admin.telling(
+        floor: services.showroom.floor, sessions: services.registry)
+    let stock = AdminStockController(
+        admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,
+        logger: services.logger)
+    let adminOrders = AdminOrdersController(
+        admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,
+        logger: services.logger)
+    let codes = AdminCodesController(
+        admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,
+        now: services.environment.now, logger: services.logger)
+    let overview = AdminOverviewController(admin: admin, renderer: services.renderer, responses: responses) {
+        [services] in
+        AdminOverviewPage(
+            sessions: services.registry.count, maxSessions: configuration.maxSessions,
+            connections: services.connections.current, streams: services.hub.openStreams,
+            kioskStreams: services.hub.openKioskStreams, floorReaders: services.showroom.floor.subscriberCount)
+    }
     let inspect = InspectController(
         sessions: sessions, renderer: services.renderer, responses: responses, hub: services.hub,
         clock: services.environment.clock, reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
@@ -225,7 +243,7 @@ public func buildRouter(
         shopCounts: { [services] in
             "\(services.connections.current) connections, \(services.hub.openStreams) streams "
                 + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
-        }, shopCodes: configuration.discountCodes)
+        }, shopCodes: services.registry.discounts)
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors: answers while the server takes requests, without a session.
     recording.get("/healthz") { _, _ in
@@ -238,6 +256,10 @@ public func buildRouter(
     recording.addRoutes(orders.endpoints)
     recording.addRoutes(cart.endpoints)
     recording.addRoutes(admin.endpoints)
+    recording.addRoutes(overview.endpoints)
+    recording.addRoutes(stock.endpoints)
+    recording.addRoutes(adminOrders.endpoints)
+    recording.addRoutes(codes.endpoints)
     recording.addRoutes(kiosk.endpoints)
     recording.addRoutes(inspect.endpoints)
     let metrics = MetricsController(metrics: services.metrics, admin: admin) { [services] in

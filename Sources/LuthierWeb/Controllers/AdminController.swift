@@ -53,7 +53,7 @@ struct AdminController: Sendable {
                 renderer.render(SignInPage(message: "That is not the admin token."), template: "admin-sign-in"),
                 status: .unauthorized, for: request)
         }
-        var response = responses.seeOther("/admin/analytics")
+        var response = responses.seeOther("/admin")
         response.setCookie(cookie(value: signIns.signIn(), maxAge: Int(signIns.lifetime.components.seconds), request))
         logger.notice("Admin signed in", metadata: ["minutes": "\(signIns.lifetime.components.seconds / 60)"])
         return response
@@ -139,6 +139,15 @@ struct AdminController: Sendable {
         Cookie(
             name: Self.cookieName, value: value, maxAge: maxAge, path: "/admin", secure: origin.isSecure(request),
             httpOnly: true, sameSite: .strict)
+    }
+
+    /// Runs a read for an admin page; a store that cannot answer is a `503` naming `what`.
+    static func reading<Value>(_ what: String, _ read: () async throws -> Value) async throws(UserFacingError) -> Value {
+        do {
+            return try await read()
+        } catch {
+            throw UserFacingError(.serviceUnavailable, "\(what) cannot be read right now.", retryAfter: 5)
+        }
     }
 
     static var noSuchPage: UserFacingError {

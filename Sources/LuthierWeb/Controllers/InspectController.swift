@@ -22,7 +22,8 @@ struct InspectController: Sendable {
     let shopCounts: @Sendable () -> String
     /// The shop's discount codes: a trace carries those its session typed, so that the replay
     /// answers them the same way.
-    let shopCodes: [DiscountCode]
+    /// The codes the shop offers now, for a trace to carry those its steps typed.
+    let shopCodes: DiscountBook
 
     /// The windows the diagram can show, in seconds.
     static let windows = [10, 60, 300]

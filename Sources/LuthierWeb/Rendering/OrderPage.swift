@@ -81,10 +81,21 @@ struct OrderStagesView: Sendable, Hashable {
 
     let status: String
     let rows: [Row]
+    /// What a cancelled order's customer reads instead of the stages.
+    let notice: String?
 
     init(order: Order) {
         status = order.status.label
-        let stages = OrderStatus.stages(for: order.shipping)
+        guard order.status != .cancelled else {
+            rows = []
+            notice =
+                "The workshop cancelled this order before its woods were cut; nothing will be built. "
+                + "Please get in touch if you did not expect this."
+            return
+        }
+        notice = nil
+        // A collected pickup has one more step after Ready for pickup.
+        let stages = OrderStatus.stages(for: order.shipping) + (order.status == .collected ? [.collected] : [])
         let current = stages.firstIndex(of: order.status) ?? 0
         rows = stages.enumerated().map { index, stage in
             let state = index < current ? "done" : index == current ? "current" : "upcoming"

@@ -51,7 +51,7 @@ public final class Session: Sendable {
         id: SessionID,
         snapshot: SessionSnapshot,
         environment: LuthierEnvironment,
-        discounts: [DiscountCode],
+        discounts: DiscountBook,
         analytics: AnalyticsQueue,
         renderer: PageRenderer,
         logger: Logger,

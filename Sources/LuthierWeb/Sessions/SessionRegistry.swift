@@ -27,7 +27,8 @@ public final class SessionRegistry: Sendable {
     public let maxSessions: Int
     private let renderer: PageRenderer
     private let environment: LuthierEnvironment
-    private let discounts: [DiscountCode]
+    /// The codes the shop offers now, shared by every session's cart.
+    public let discounts: DiscountBook
     let logger: Logger
     private let onBuilderActed: @Sendable (Guitar) -> Void
     /// The tap events each session's recorder keeps.
@@ -78,7 +79,7 @@ public final class SessionRegistry: Sendable {
         maxSessions: Int,
         renderer: PageRenderer,
         environment: LuthierEnvironment,
-        discounts: [DiscountCode] = [],
+        discounts: DiscountBook = [],
         logger: Logger = Logger(label: "luthier.sessions"),
         tapEvents: Int = 512,
         traceSteps: Int = 256,
@@ -109,6 +110,20 @@ public final class SessionRegistry: Sendable {
     var liveSessions: [Session] { sessions.withLock { Array($0.values) } }
 
     /// The kiosk's counters: guitars in the carts of the sessions in memory, and how many they are.
+    /// The workshop's stock changed (the admin restocked or corrected a wood, or cancelled an
+    /// order): every live session's open checkout asks again whether its guitars can be built.
+    /// Returns how many checkouts were told. Rare, so walking the sessions is fine.
+    @discardableResult
+    public func stockChanged() -> Int {
+        var told = 0
+        for session in liveSessions {
+            guard let checkout = session.build.currentCheckout else { continue }
+            checkout.stockChanged()
+            told += 1
+        }
+        return told
+    }
+
     public func counters() -> KioskCounters {
         let live = sessions.withLock { Array($0.values) }
         return KioskCounters(

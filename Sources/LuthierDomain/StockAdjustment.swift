@@ -1,0 +1,26 @@
+import Foundation
+
+/// One audited change of a wood's stock: a restock, a correction after a count, or the pieces a
+/// cancelled order gave back. Stock is never overwritten silently: every change is one of these,
+/// with who-knows-why in its note.
+public struct StockAdjustment: Hashable, Sendable, Codable {
+    public var wood: StockedWood
+    /// Pieces added (positive) or taken away (negative).
+    public var change: Int
+    /// The stock right after the change.
+    public var inStockAfter: Int
+    /// Why, in the admin's words ("Delivery from Tonewood Co.", "Order LU-7K3M9Q cancelled").
+    public var note: String
+    public var madeAt: Date
+
+    public init(wood: StockedWood, change: Int, inStockAfter: Int, note: String, madeAt: Date) {
+        self.wood = wood
+        self.change = change
+        self.inStockAfter = inStockAfter
+        self.note = note
+        self.madeAt = madeAt
+    }
+
+    /// How long a note may be, in characters.
+    public static let longestNote = 200
+}

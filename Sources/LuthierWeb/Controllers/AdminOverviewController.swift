@@ -1,0 +1,36 @@
+import Hummingbird
+import LuthierFeatures
+
+/// `/admin`: where the shop's admin lands after signing in. How many customers and screens are
+/// connected now, and the way to every admin page (stock, orders, codes, analytics, the shop's
+/// inspector, metrics).
+struct AdminOverviewController: Sendable {
+    let admin: AdminController
+    let renderer: PageRenderer
+    let responses: ResponseFactory
+    /// The counts as they are now.
+    let counts: @Sendable () -> AdminOverviewPage
+
+    var endpoints: RouteCollection<LuthierRequestContext> {
+        let routes = RouteCollection(context: LuthierRequestContext.self)
+        routes.get("/admin", use: overview)
+        return routes
+    }
+
+    /// `GET /admin`.
+    @Sendable func overview(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        if let refusal = try admin.refusal(request, context: context) { return refusal }
+        return responses.page(renderer.render(counts(), template: "admin"), for: request)
+    }
+}
+
+/// What the overview template shows: the shop's connections as of the request.
+struct AdminOverviewPage: Sendable {
+    let sessions: Int
+    let maxSessions: Int
+    let connections: Int
+    let streams: Int
+    let kioskStreams: Int
+    /// Screens following the workshop floor: the kiosk feed and every open order page.
+    let floorReaders: Int
+}

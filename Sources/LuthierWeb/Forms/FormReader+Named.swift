@@ -1,0 +1,35 @@
+import Hummingbird
+
+extension FormReader {
+    /// The fields of a post whose fields are all among `allowed`, each at most once, by name.
+    /// Refuses an unknown field (naming the allowed ones) and a repeated one, so that a form the
+    /// server does not understand is never half-read.
+    func namedFields(_ allowed: [String], of request: Request) async throws(UserFacingError) -> [String: String] {
+        var named: [String: String] = [:]
+        for field in try await fields(of: request) {
+            guard allowed.contains(field.name) else {
+                throw UserFacingError(
+                    .unprocessableContent,
+                    "Unknown field '\(field.name.prefix(40))'; allowed fields: \(allowed.joined(separator: ", ")).")
+            }
+            guard named.updateValue(field.value, forKey: field.name) == nil else {
+                throw UserFacingError(
+                    .unprocessableContent, "Field '\(field.name)' was sent more than once; send it once.")
+            }
+        }
+        return named
+    }
+
+    /// An admin's note: required, trimmed, 1–`StockAdjustment.longestNote` characters on one line.
+    static func note(_ value: String?, field: String = "note", maxLength: Int) throws(UserFacingError) -> String {
+        let note = (value ?? "").trimmingCharacters(in: .whitespaces)
+        guard !note.isEmpty, note.count <= maxLength, !note.contains(where: \.isNewline),
+            !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw UserFacingError(
+                .unprocessableContent,
+                "Field '\(field)' must say why, in 1–\(maxLength) characters on one line.")
+        }
+        return note
+    }
+}
