@@ -71,7 +71,8 @@ extension StockedWood: Codable, CustomStringConvertible {
         let id = try decoder.singleValueContainer().decode(String.self)
         guard let wood = StockedWood(id: id) else {
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "'\(id)' is not a stocked wood"))
+                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "'\(id)' is not a stocked wood")
+            )
         }
         self = wood
     }

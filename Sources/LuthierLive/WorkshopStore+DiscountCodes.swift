@@ -61,8 +61,10 @@ extension WorkshopStore {
         guard let existing = try discountCode(code, in: db) else { throw DiscountCodeRefusal.noSuchCode(code) }
         guard existing.isValid(at: at) else { throw DiscountCodeRefusal.alreadyExpired(existing.code) }
         try db.execute(
-            sql: "UPDATE discount_codes SET expires_at = ? WHERE code = ?", arguments: [milliseconds(at), existing.code])
-        return DiscountCode(code: existing.code, percent: existing.percent, expires: date(milliseconds: milliseconds(at)))
+            sql: "UPDATE discount_codes SET expires_at = ? WHERE code = ?",
+            arguments: [milliseconds(at), existing.code])
+        return DiscountCode(
+            code: existing.code, percent: existing.percent, expires: date(milliseconds: milliseconds(at)))
     }
 
     private static func discountCode(from row: Row) -> DiscountCode {

@@ -43,7 +43,9 @@ struct Codes: AsyncParsableCommand {
 
         @OptionGroup var shop: ShopDatabase
 
-        @Argument(help: ArgumentHelp("CODE=PERCENT% or CODE=PERCENT%@YYYY-MM-DD (the UTC day it stops working).", valueName: "code"))
+        @Argument(
+            help: ArgumentHelp(
+                "CODE=PERCENT% or CODE=PERCENT%@YYYY-MM-DD (the UTC day it stops working).", valueName: "code"))
         var code: String
 
         func run() async throws {

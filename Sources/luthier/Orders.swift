@@ -43,7 +43,9 @@ struct Orders: AsyncParsableCommand {
                 print("No order matches.")
                 return
             }
-            print(padded("ORDER", 11) + padded("PLACED", 26) + rightAligned("GUITARS", 8) + "  " + padded("STAGE", 18) + "TOTAL")
+            print(
+                padded("ORDER", 11) + padded("PLACED", 26) + rightAligned("GUITARS", 8) + "  " + padded("STAGE", 18)
+                    + "TOTAL")
             for order in orders {
                 print(
                     padded(order.number, 11) + padded(CheckoutOutput.format(order.placedAt), 26)
@@ -71,7 +73,9 @@ struct Orders: AsyncParsableCommand {
             print("Total \(order.quote.total.formatted()) (\(order.currency.code))")
             print("History:")
             for entry in try await workshop.stageHistory(number) {
-                print("  \(CheckoutOutput.format(entry.startedAt))  \(entry.status.label)" + (entry.note.map { ": \($0)" } ?? ""))
+                print(
+                    "  \(CheckoutOutput.format(entry.startedAt))  \(entry.status.label)"
+                        + (entry.note.map { ": \($0)" } ?? ""))
             }
         }
     }
@@ -91,10 +95,12 @@ struct Orders: AsyncParsableCommand {
         func run() async throws {
             let note = note.trimmingCharacters(in: .whitespaces)
             guard (1...StockAdjustment.longestNote).contains(note.count), !note.contains(where: \.isNewline) else {
-                throw ValidationError("--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
+                throw ValidationError(
+                    "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
             }
             do {
-                let order = try await WorkshopAdminClient.live(store: try shop.open()).cancelOrder(number.uppercased(), note)
+                let order = try await WorkshopAdminClient.live(store: try shop.open()).cancelOrder(
+                    number.uppercased(), note)
                 print("\(order.number) is cancelled; its woods are back in stock.")
             } catch let refusal as OrderChangeRefusal {
                 throw refuse(refusal.description)
@@ -103,7 +109,8 @@ struct Orders: AsyncParsableCommand {
     }
 
     struct Collect: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a pickup order that is ready for pickup collected.")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a pickup order that is ready for pickup collected.")
 
         @OptionGroup var shop: ShopDatabase
 
@@ -112,7 +119,8 @@ struct Orders: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let order = try await WorkshopAdminClient.live(store: try shop.open()).markCollected(number.uppercased())
+                let order = try await WorkshopAdminClient.live(store: try shop.open()).markCollected(
+                    number.uppercased())
                 print("\(order.number) is collected.")
             } catch let refusal as OrderChangeRefusal {
                 throw refuse(refusal.description)

@@ -30,7 +30,8 @@ struct Stock: AsyncParsableCommand {
     struct Adjust: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Book a change of one wood's stock: + to restock, - to correct.",
-            discussion: "Example: luthier stock adjust body/blackLimba --change +3 --note \"Delivery from Tonewood Co.\"")
+            discussion:
+                "Example: luthier stock adjust body/blackLimba --change +3 --note \"Delivery from Tonewood Co.\"")
 
         @OptionGroup var shop: ShopDatabase
 
@@ -38,7 +39,8 @@ struct Stock: AsyncParsableCommand {
         var wood: String
 
         // Unconditional, so that "-2" is read as the value and not as an option.
-        @Option(parsing: .unconditional, help: ArgumentHelp("Pieces to add (+3) or take away (-2).", valueName: "change"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Pieces to add (+3) or take away (-2).", valueName: "change"))
         var change: String
 
         @Option(help: "Why, in 1–200 characters (kept with the change).")
@@ -53,11 +55,15 @@ struct Stock: AsyncParsableCommand {
             }
             let note = note.trimmingCharacters(in: .whitespaces)
             guard (1...StockAdjustment.longestNote).contains(note.count), !note.contains(where: \.isNewline) else {
-                throw ValidationError("--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
+                throw ValidationError(
+                    "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
             }
             do {
-                let booked = try await WorkshopAdminClient.live(store: try shop.open()).adjustStock(stocked, amount, note)
-                print("\(booked.wood.stockName): \(booked.change > 0 ? "+" : "")\(booked.change), \(booked.inStockAfter) in stock.")
+                let booked = try await WorkshopAdminClient.live(store: try shop.open()).adjustStock(
+                    stocked, amount, note)
+                print(
+                    "\(booked.wood.stockName): \(booked.change > 0 ? "+" : "")\(booked.change), \(booked.inStockAfter) in stock."
+                )
             } catch let refusal as StockRefusal {
                 throw refuse(refusal.description)
             }
@@ -82,16 +88,20 @@ struct Stock: AsyncParsableCommand {
                 let change = adjustment.change > 0 ? "+\(adjustment.change)" : "\(adjustment.change)"
                 print(
                     "\(CheckoutOutput.format(adjustment.madeAt))  \(padded(adjustment.wood.id, 24)) "
-                        + "\(rightAligned(change, 6)) → \(rightAligned("\(adjustment.inStockAfter)", 5))  \(adjustment.note)")
+                        + "\(rightAligned(change, 6)) → \(rightAligned("\(adjustment.inStockAfter)", 5))  \(adjustment.note)"
+                )
             }
         }
     }
 
     /// The levels as aligned columns with a header.
     static func table(_ levels: [StockLevel]) -> String {
-        var text = padded("WOOD", 24) + rightAligned("IN STOCK", 10) + rightAligned("RESERVED", 10) + rightAligned("USED", 8) + "\n"
+        var text =
+            padded("WOOD", 24) + rightAligned("IN STOCK", 10) + rightAligned("RESERVED", 10) + rightAligned("USED", 8)
+            + "\n"
         for level in levels {
-            text += padded(level.wood.id, 24) + rightAligned("\(level.inStock)", 10)
+            text +=
+                padded(level.wood.id, 24) + rightAligned("\(level.inStock)", 10)
                 + rightAligned("\(level.reserved)", 10) + rightAligned("\(level.taken)", 8) + "\n"
         }
         return text

@@ -28,14 +28,22 @@ import Testing
         for shipping in ShippingMethod.allCases {
             #expect(OrderStatus.shipped.next(for: shipping) == nil)
             #expect(OrderStatus.readyForPickup.next(for: shipping) == nil)
+            #expect(OrderStatus.cancelled.next(for: shipping) == nil)
+            #expect(OrderStatus.collected.next(for: shipping) == nil)
         }
-        #expect(OrderStatus.allCases.filter(\.isFinished) == [.shipped, .readyForPickup])
+        #expect(OrderStatus.allCases.filter(\.isFinished) == [.shipped, .readyForPickup, .cancelled, .collected])
+    }
+
+    @Test func onlyWoodSelectionCanBeCancelledAndOnlyReadyForPickupCollected() {
+        #expect(OrderStatus.allCases.filter(\.isCancellable) == [.woodSelection])
+        #expect(OrderStatus.allCases.filter(\.isCollectable) == [.readyForPickup])
     }
 
     @Test func labels() {
         #expect(
             OrderStatus.allCases.map(\.label) == [
-                "Wood selection", "Body shaping", "Finishing", "Setup", "Shipped", "Ready for pickup",
+                "Wood selection", "Body shaping", "Finishing", "Setup", "Shipped", "Ready for pickup", "Cancelled",
+                "Collected",
             ])
     }
 

@@ -56,4 +56,18 @@ import Testing
         // The same order settled again (the order route and the session's driver both settle it).
         try store.send(.settle(checkout("c", .cart)))
     }
+
+    @Test("when the shop's codes change, an applied code takes its new terms, and leaves the cart once expired")
+    func theShopsCodesChange() throws {
+        let book = DiscountBook([DiscountCode(code: "LAUNCH", percent: 20)])
+        var store = TestStore(
+            initialState: CartState(), reducer: CartFeature(book: { book.current }, now: { Self.now }))
+        try store.send(.applyDiscount(code: "launch")) { $0.discount = DiscountCode(code: "LAUNCH", percent: 20) }
+        book.replace(with: [DiscountCode(code: "LAUNCH", percent: 25)])
+        try store.send(.discountsChanged) { $0.discount = DiscountCode(code: "LAUNCH", percent: 25) }
+        book.replace(with: [DiscountCode(code: "LAUNCH", percent: 25, expires: Self.now)])
+        try store.send(.discountsChanged) { $0.discount = nil }
+        // With no code applied, a change of the codes changes nothing.
+        try store.send(.discountsChanged)
+    }
 }

@@ -109,7 +109,8 @@ import Testing
     static let saved = Cart(lines: [CartLine(guitar: longV, quantity: 2), CartLine(guitar: sky, quantity: 1)])
 
     @Test func restoredWithACartAndAValidCodeShowsBoth() async {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
+        let model = CartViewModel(
+            cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
         #expect(model.latestState.cart == Self.saved)
         let output = model.currentOutput
         #expect(output.guitarCount == 3)
@@ -123,7 +124,8 @@ import Testing
     }
 
     @Test func restoredWithAnExpiredCodeDropsIt() async {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[1], discounts: DiscountBook(Self.codes), now: { Self.now })
+        let model = CartViewModel(
+            cart: Self.saved, discount: Self.codes[1], discounts: DiscountBook(Self.codes), now: { Self.now })
         #expect(model.currentOutput.discountCode == nil)
         #expect(model.currentOutput.discountedTotal == nil)
         #expect(model.currentOutput.total == "$6,300")
@@ -164,7 +166,8 @@ import Testing
 
     @Test func removingAnOrderTakesOutWhatWasOrderedAndIsNotAnAnalyticsAction() async throws {
         let log = AppliedLog()
-        let model = CartViewModel(cart: Self.saved, discounts: DiscountBook(Self.codes), now: { Self.now }, applied: log.append)
+        let model = CartViewModel(
+            cart: Self.saved, discounts: DiscountBook(Self.codes), now: { Self.now }, applied: log.append)
         try await model.send(.add(Self.longV))  // added in another tab while checking out
 
         model.settle(
@@ -193,7 +196,8 @@ import Testing
     }
 
     @Test func settlingACartOrderEmptiesTheCartAndUsesUpItsCodeOnce() async throws {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
+        let model = CartViewModel(
+            cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
         let checkout = Self.checkout(id: "c1", source: .cart, lines: Self.saved.lines, discount: Self.codes[0])
 
         model.settle(checkout)
@@ -208,14 +212,16 @@ import Testing
 
         // A restored session remembers which checkout it settled.
         let restored = CartViewModel(
-            cart: model.latestState.cart, discounts: DiscountBook(Self.codes), settledCheckoutID: model.latestState.settledCheckoutID,
+            cart: model.latestState.cart, discounts: DiscountBook(Self.codes),
+            settledCheckoutID: model.latestState.settledCheckoutID,
             now: { Self.now })
         restored.settle(checkout)
         #expect(restored.latestState.cart == Cart(lines: [CartLine(guitar: Self.sky, quantity: 1)]))
     }
 
     @Test func aBuilderOrderLeavesTheCartAlone() async {
-        let model = CartViewModel(cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
+        let model = CartViewModel(
+            cart: Self.saved, discount: Self.codes[0], discounts: DiscountBook(Self.codes), now: { Self.now })
         model.settle(
             Self.checkout(id: "b1", source: .builder, lines: [CartLine(guitar: Self.longV, quantity: 1)], discount: nil)
         )

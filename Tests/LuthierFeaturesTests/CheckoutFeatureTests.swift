@@ -206,7 +206,8 @@ import Testing
         await store.finish()
     }
 
-    @Test("a stock change asks availability again: a restocked wood makes the checkout orderable, the stale refusal goes")
+    @Test(
+        "a stock change asks availability again: a restocked wood makes the checkout orderable, the stale refusal goes")
     func aRestockMakesTheCheckoutOrderableAgain() async {
         let harness = Harness()
         harness.workshop.refuseOrders(with: .unavailable(missing: ["Ebony fretboards"]))

@@ -23,7 +23,8 @@ import Testing
     @Test func levelsCountReservedAndUsedWoodPerStageGroup() throws {
         let store = try Self.store()
         let shipped = try store.placeOrder(OrderFixture.request(checkoutID: "a", guitar: Self.limba))
-        _ = try store.placeOrder(OrderFixture.request(checkoutID: "b", lines: [CartLine(guitar: Self.limba, quantity: 1)]))
+        _ = try store.placeOrder(
+            OrderFixture.request(checkoutID: "b", lines: [CartLine(guitar: Self.limba, quantity: 1)]))
         try store.execute(sql: "UPDATE orders SET status = 'shipped' WHERE number = '\(shipped.number)'")
         let body = try Self.level(.body(.blackLimba), in: store)
         #expect(body == StockLevel(wood: .body(.blackLimba), inStock: 1, reserved: 1, taken: 1))
@@ -36,8 +37,11 @@ import Testing
         let now = MovableNow(OrderFixture.placedAt)
         let store = try Self.store(now: now)
         let booked = try store.adjustStock(of: .body(.blackLimba), by: 4, note: "Delivery")
-        #expect(booked == StockAdjustment(
-            wood: .body(.blackLimba), change: 4, inStockAfter: 7, note: "Delivery", madeAt: OrderFixture.placedAt))
+        #expect(
+            booked
+                == StockAdjustment(
+                    wood: .body(.blackLimba), change: 4, inStockAfter: 7, note: "Delivery",
+                    madeAt: OrderFixture.placedAt))
         now.value = OrderFixture.placedAt.addingTimeInterval(60)
         _ = try store.adjustStock(of: .fretboard(.ebony), by: -3, note: "Two cracked, one lost")
         #expect(try store.stock(of: .body(.blackLimba)) == 7)
@@ -60,7 +64,9 @@ import Testing
             _ = try store.adjustStock(of: .body(.koa), by: -7, note: "count")
             Issue.record("a change below zero was booked")
         } catch let refusal as StockRefusal {
-            #expect(refusal.description == "change: -7 would leave -1 Koa body blanks; there are 6, so at most 6 can be taken away.")
+            #expect(
+                refusal.description
+                    == "change: -7 would leave -1 Koa body blanks; there are 6, so at most 6 can be taken away.")
         }
     }
 
@@ -79,10 +85,11 @@ import Testing
         #expect(try store.stock(of: .body(.blackLimba)) == 3)
         #expect(try store.stock(of: .fretboard(.blackLimba)) == 2)
         #expect(try Self.level(.body(.blackLimba), in: store).reserved == 0)
-        #expect(try store.stageHistory(ofOrder: order.number) == [
-            StageEntry(status: .woodSelection, startedAt: OrderFixture.placedAt),
-            StageEntry(status: .cancelled, startedAt: now.value, note: "Customer called"),
-        ])
+        #expect(
+            try store.stageHistory(ofOrder: order.number) == [
+                StageEntry(status: .woodSelection, startedAt: OrderFixture.placedAt),
+                StageEntry(status: .cancelled, startedAt: now.value, note: "Customer called"),
+            ])
         let returned = try store.stockAdjustments(limit: 10)
         #expect(returned.map(\.change) == [2, 2])
         #expect(returned.allSatisfy { $0.note == "Order \(order.number) cancelled: Customer called" })
@@ -119,9 +126,10 @@ import Testing
         #expect(try store.order(number: pickup.number)?.status == .readyForPickup)
         let collected = try store.markCollected(number: pickup.number)
         #expect(collected.status == .collected)
-        #expect(try store.stageHistory(ofOrder: pickup.number).map(\.status) == [
-            .woodSelection, .bodyShaping, .finishing, .setup, .readyForPickup, .collected,
-        ])
+        #expect(
+            try store.stageHistory(ofOrder: pickup.number).map(\.status) == [
+                .woodSelection, .bodyShaping, .finishing, .setup, .readyForPickup, .collected,
+            ])
         // Collected guitars used their woods.
         #expect(try Self.level(.body(.mahogany), in: store).taken == 1)
     }
@@ -135,11 +143,17 @@ import Testing
             placed.append(try store.placeOrder(OrderFixture.request(checkoutID: "c\(index)")))
         }
         _ = try store.cancelOrder(number: placed[1].number, note: "x")
-        #expect(try store.orders(stage: nil, numberContaining: nil, limit: 10).map(\.number) == placed.reversed().map(\.number))
-        #expect(try store.orders(stage: .cancelled, numberContaining: nil, limit: 10).map(\.number) == [placed[1].number])
-        #expect(try store.orders(stage: .woodSelection, numberContaining: nil, limit: 1).map(\.number) == [placed[2].number])
+        #expect(
+            try store.orders(stage: nil, numberContaining: nil, limit: 10).map(\.number)
+                == placed.reversed().map(\.number))
+        #expect(
+            try store.orders(stage: .cancelled, numberContaining: nil, limit: 10).map(\.number) == [placed[1].number])
+        #expect(
+            try store.orders(stage: .woodSelection, numberContaining: nil, limit: 1).map(\.number) == [placed[2].number]
+        )
         let part = String(placed[0].number.suffix(4))
-        #expect(try store.orders(stage: nil, numberContaining: part, limit: 10).map(\.number).contains(placed[0].number))
+        #expect(
+            try store.orders(stage: nil, numberContaining: part, limit: 10).map(\.number).contains(placed[0].number))
         #expect(try store.orders(stage: nil, numberContaining: "LU-0", limit: 10).isEmpty)
     }
 
@@ -163,7 +177,8 @@ import Testing
 
     @Test func seedingAddsOnlyCodesNotStoredSoAnExpiredCodeStaysExpired() throws {
         let store = try Self.store()
-        #expect(try store.seedDiscountCodes([DiscountCode(code: "WELCOME10", percent: 10)]).map(\.code) == ["WELCOME10"])
+        #expect(
+            try store.seedDiscountCodes([DiscountCode(code: "WELCOME10", percent: 10)]).map(\.code) == ["WELCOME10"])
         _ = try store.expireDiscountCode("WELCOME10")
         let seeded = try store.seedDiscountCodes([
             DiscountCode(code: "welcome10", percent: 10), DiscountCode(code: "BAND", percent: 20),
@@ -193,10 +208,11 @@ import Testing
                         """)
             }
             let store = try WorkshopStore(path: path)
-            #expect(try store.stageHistory(ofOrder: "LU-V4V4V4") == [
-                StageEntry(status: .woodSelection, startedAt: OrderFixture.placedAt),
-                StageEntry(status: .finishing, startedAt: OrderFixture.placedAt.addingTimeInterval(20)),
-            ])
+            #expect(
+                try store.stageHistory(ofOrder: "LU-V4V4V4") == [
+                    StageEntry(status: .woodSelection, startedAt: OrderFixture.placedAt),
+                    StageEntry(status: .finishing, startedAt: OrderFixture.placedAt.addingTimeInterval(20)),
+                ])
             #expect(try store.discountCodes().isEmpty)
             #expect(try store.stockAdjustments(limit: 5).isEmpty)
         }

@@ -73,7 +73,7 @@ import Testing
             partials
                 == Set(
                     SessionFragments.table.templates + KioskFragments.table.templates
-                        + ["fragments/order-stages", "fragments/inspector-lanes"]))
+                        + ["fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav"]))
         // Every partial in the folder is one the server renders.
         let folder = TestApp.repositoryRoot.appendingPathComponent("Templates/fragments").path
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

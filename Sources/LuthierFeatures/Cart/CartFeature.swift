@@ -13,6 +13,9 @@ public struct CartFeature: Reducer {
         case applyDiscount(code: String)
         /// An order was placed from a checkout: a cart checkout's guitars leave the cart, once.
         case settle(Checkout)
+        /// The shop's codes changed (the admin added or expired one): the applied code takes its
+        /// new terms, and leaves the cart if it no longer works.
+        case discountsChanged
     }
 
     public enum Refusal: Error, Hashable, Sendable {
@@ -54,6 +57,11 @@ public struct CartFeature: Reducer {
             state.settledCheckoutID = checkout.id
             if checkout.discount != nil, state.discount == checkout.discount { state.discount = nil }
             state.cart = state.cart.removing(ordered: checkout.cartLines)
+        case .discountsChanged:
+            guard let applied = state.discount, let latest = Self.code(typed: applied.code, among: discounts()) else {
+                return .none
+            }
+            state.discount = latest.isValid(at: now()) ? latest : nil
         }
         return .none
     }

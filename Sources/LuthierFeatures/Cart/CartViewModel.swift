@@ -101,6 +101,12 @@ public final class CartViewModel: Sendable {
         _ = try? store.send(.settle(checkout))
     }
 
+    /// The shop's codes changed: a code this cart applied that the admin expired leaves it, and
+    /// every tab shows the total without it.
+    public func discountsChanged() {
+        _ = try? store.send(.discountsChanged)
+    }
+
     /// The code to check out with: the applied one, if it is still valid now.
     public var validDiscount: DiscountCode? {
         valid(store.state.discount)

@@ -12,11 +12,13 @@ public struct WorkshopAdminClient: Sendable {
     /// Every stock line, in the pickers' order.
     public var stockLevels: @Sendable () async throws -> [StockLevel]
     /// Books a change of one wood's stock with a note; returns it as booked.
-    public var adjustStock: @Sendable (_ wood: StockedWood, _ change: Int, _ note: String) async throws -> StockAdjustment
+    public var adjustStock:
+        @Sendable (_ wood: StockedWood, _ change: Int, _ note: String) async throws -> StockAdjustment
     /// The latest adjustments, newest first.
     public var stockAdjustments: @Sendable (_ limit: Int) async throws -> [StockAdjustment]
     /// Orders newest first, at a stage (or any) whose number contains a text (or any).
-    public var orders: @Sendable (_ stage: OrderStatus?, _ numberContaining: String?, _ limit: Int) async throws -> [Order]
+    public var orders:
+        @Sendable (_ stage: OrderStatus?, _ numberContaining: String?, _ limit: Int) async throws -> [Order]
     /// One order, if there is one.
     public var order: @Sendable (_ number: String) async throws -> Order?
     /// The stages an order reached, first to last.

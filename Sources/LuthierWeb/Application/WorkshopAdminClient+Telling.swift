@@ -7,7 +7,7 @@ extension WorkshopAdminClient {
     ///   whether its guitars can be built;
     /// - a cancellation or a collection: the workshop floor, and through it the kiosk and the
     ///   order's own page;
-    /// - a code added or expired: the carts' `DiscountBook`.
+    /// - a code added or expired: the carts' `DiscountBook`, and every cart that applied it.
     func telling(floor: WorkshopFloor, sessions: SessionRegistry) -> WorkshopAdminClient {
         var client = self
         let adjustStock = adjustStock
@@ -32,13 +32,13 @@ extension WorkshopAdminClient {
         let addDiscountCode = addDiscountCode
         client.addDiscountCode = { code in
             let codes = try await addDiscountCode(code)
-            sessions.discounts.replace(with: codes)
+            sessions.discountsChanged(to: codes)
             return codes
         }
         let expireDiscountCode = expireDiscountCode
         client.expireDiscountCode = { code in
             let codes = try await expireDiscountCode(code)
-            sessions.discounts.replace(with: codes)
+            sessions.discountsChanged(to: codes)
             return codes
         }
         return client

@@ -28,7 +28,8 @@ struct AdminCodesController: Sendable {
     @Sendable func codesPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         let codes = try await AdminController.reading("The discount codes") { try await workshop.discountCodes() }
-        return responses.page(renderer.render(CodesPage(codes: codes, now: now()), template: "admin-codes"), for: request)
+        return responses.page(
+            renderer.render(CodesPage(codes: codes, now: now()), template: "admin-codes"), for: request)
     }
 
     /// `POST /admin/codes` with `code`, `percent` (1–100) and optionally `expires` (YYYY-MM-DD,
@@ -43,7 +44,8 @@ struct AdminCodesController: Sendable {
         do {
             parsed = try DiscountCode(configuration: "\(code)=\(percent)%" + (expires.isEmpty ? "" : "@\(expires)"))
         } catch {
-            throw UserFacingError(.unprocessableContent, Self.fieldSentence(code: code, percent: percent, expires: expires))
+            throw UserFacingError(
+                .unprocessableContent, Self.fieldSentence(code: code, percent: percent, expires: expires))
         }
         if let expiry = parsed.expires, expiry <= now() {
             throw UserFacingError(

@@ -142,7 +142,8 @@ struct AdminController: Sendable {
     }
 
     /// Runs a read for an admin page; a store that cannot answer is a `503` naming `what`.
-    static func reading<Value>(_ what: String, _ read: () async throws -> Value) async throws(UserFacingError) -> Value {
+    static func reading<Value>(_ what: String, _ read: () async throws -> Value) async throws(UserFacingError) -> Value
+    {
         do {
             return try await read()
         } catch {

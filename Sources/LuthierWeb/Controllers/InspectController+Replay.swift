@@ -14,7 +14,8 @@ extension InspectController {
             throw Self.noRecording
         }
         let steps = recorder.traceSteps
-        let trace = SessionTrace(steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: shopCodes.current)
+        let trace = SessionTrace(
+            steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: shopCodes.current)
         return responses.text(
             ByteBuffer(data: try trace.json()), type: "application/json",
             headers: [.contentDisposition: "attachment; filename=\"luthier-trace.json\""], for: request)

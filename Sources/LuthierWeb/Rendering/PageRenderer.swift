@@ -9,8 +9,8 @@ public struct PageRenderer: Sendable {
     public static let requiredTemplates =
         [
             "layout", "builder", "error", "checkout", "order", "cart", "admin-analytics", "admin-sign-in", "kiosk",
-            "inspect",
-            "fragments/order-stages", "fragments/inspector-lanes",
+            "inspect", "admin", "admin-stock", "admin-orders", "admin-order", "admin-codes",
+            "fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav",
         ] + SessionFragments.table.templates + KioskFragments.table.templates
 
     public enum LoadError: Error, CustomStringConvertible {

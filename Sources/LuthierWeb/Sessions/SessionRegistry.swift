@@ -124,6 +124,12 @@ public final class SessionRegistry: Sendable {
         return told
     }
 
+    /// The shop's discount codes changed: every live session's cart judges its applied code again.
+    public func discountsChanged(to codes: [DiscountCode]) {
+        discounts.replace(with: codes)
+        for session in liveSessions { session.cart.discountsChanged() }
+    }
+
     public func counters() -> KioskCounters {
         let live = sessions.withLock { Array($0.values) }
         return KioskCounters(

@@ -68,7 +68,8 @@ final class TestShop: Sendable {
                     count += 1
                     return "checkout-\(count)"
                 }
-            }
+            },
+            admin: .live(store: store)
         )
     }
 
