@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `luthier stock`, `luthier orders` and `luthier codes` as a shop owner runs them at a terminal,
+/// on the database of a real server that is running: what they print, what they change, and the
+/// sentence and exit status of what the workshop refuses.
+@Suite("luthier stock, orders and codes", .serialized)
+struct AdminCommandTests {
+    /// Runs `luthier <arguments> --database <database>`; its exit status, standard output and error.
+    static func luthier(_ arguments: [String], database: URL) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try Locations.luthierBinary()
+        process.arguments = arguments + ["--database", database.path]
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let complained = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: printed, as: UTF8.self),
+            String(decoding: complained, as: UTF8.self)
+        )
+    }
+
+    @Test("a day at the terminal: stock, a restock, an order found, shown and cancelled, codes added and expired")
+    func aDayAtTheTerminal() async throws {
+        try await withWorkbench { bench in
+            let server = try await bench.startServer()
+            defer { server.stop() }
+            let client = ShopClient()
+            defer { Task { await client.shutdown() } }
+            let customer = Customer(client: client, server: server.baseURL)
+            let cookie = try await customer.checkedOut(GuitarChoice(body: "koa", fretboard: "ebony"))
+            #expect(try await client.post(server.url("/checkout/order"), cookie: cookie).status == 204)
+            let database = bench.database
+
+            let stock = try Self.luthier(["stock"], database: database)
+            #expect(stock.status == 0, "\(stock)")
+            #expect(stock.output.contains(/body\/koa\s+5\s+1\s+0/), "\(stock.output)")
+            #expect(stock.output.contains(/fretboard\/ebony\s+7\s+1\s+0/), "\(stock.output)")
+
+            let restock = try Self.luthier(
+                ["stock", "adjust", "body/koa", "--change", "+4", "--note", "Delivery"], database: database)
+            #expect(restock.status == 0, "\(restock)")
+            #expect(restock.output == "Koa body blanks: +4, 9 in stock.\n")
+            let refused = try Self.luthier(
+                ["stock", "adjust", "body/koa", "--change", "-10", "--note", "count"], database: database)
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("change: -10 would leave -1 Koa body blanks; there are 9"), "\(refused)")
+            let history = try Self.luthier(["stock", "history"], database: database)
+            #expect(history.output.contains("Delivery"))
+
+            let orders = try Self.luthier(["orders", "--stage", "woodSelection"], database: database)
+            let number = try #require(orders.output.firstMatch(of: /LU-[2-9A-Z]{6}/).map { String($0.output) })
+            let shown = try Self.luthier(["orders", "show", number.lowercased()], database: database)
+            #expect(shown.output.hasPrefix("Order \(number): Wood selection\n"), "\(shown)")
+            #expect(shown.output.contains("History:\n"))
+
+            let cancelled = try Self.luthier(
+                ["orders", "cancel", number, "--note", "Customer called"], database: database)
+            #expect(cancelled.status == 0, "\(cancelled)")
+            #expect(cancelled.output == "\(number) is cancelled; its woods are back in stock.\n")
+            #expect(try Self.luthier(["stock"], database: database).output.contains(/body\/koa\s+10\s+0\s+0/))
+            let again = try Self.luthier(["orders", "cancel", number, "--note", "again"], database: database)
+            #expect(again.status == 1)
+            #expect(again.error.contains("is at Cancelled"))
+            #expect(try Self.luthier(["orders", "collect", number], database: database).status == 1)
+            // The running server reads the order from the same database.
+            let page = try await client.get(server.url("/orders/\(number)"), cookie: cookie)
+            #expect(page.text.contains("Cancelled"))
+
+            #expect(try Self.luthier(["codes"], database: database).output.contains(/WELCOME10\s+10%\s+never\s+works/))
+            let added = try Self.luthier(["codes", "add", "SPRING15=15%@2099-06-01"], database: database)
+            #expect(added.output == "Added SPRING15 (15 % off).\n", "\(added)")
+            #expect(try Self.luthier(["codes", "add", "spring15=5%"], database: database).status == 1)
+            #expect(try Self.luthier(["codes", "add", "NOPE=0%"], database: database).status != 0)
+            #expect(try Self.luthier(["codes", "expire", "welcome10"], database: database).status == 0)
+            let codes = try Self.luthier(["codes"], database: database).output
+            #expect(codes.contains(/WELCOME10\s+10%\s+.*expired/), "\(codes)")
+            #expect(codes.contains(/SPRING15\s+15%\s+1 Jun 2099, 00:00 UTC\s+works/), "\(codes)")
+
+            let missing = try Self.luthier(["stock"], database: bench.directory.appendingPathComponent("typo.sqlite"))
+            #expect(missing.status != 0)
+            #expect(missing.error.contains("No database at"))
+        }
+    }
+}
