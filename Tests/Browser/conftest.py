@@ -154,6 +154,15 @@ def paced_server(tmp_path_factory) -> Server:
                            ("--workshop-pace", PACED_WORKSHOP_PACE))
 
 
+ADMIN_TOKEN = "browser-tests-admin-token-of-32-characters"
+
+
+@pytest.fixture(scope="session")
+def admin_server(tmp_path_factory) -> Server:
+    """A shop with the admin pages on (ADMIN_TOKEN), for the tests of the workshop's admin."""
+    yield from _run_server(tmp_path_factory, "admin-server", ("--admin-token", ADMIN_TOKEN))
+
+
 @pytest.fixture(scope="session")
 def base_url(server: Server) -> str:
     return server.base_url

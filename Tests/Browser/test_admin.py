@@ -1,0 +1,130 @@
+"""The workshop's admin in a real browser, with and without JavaScript: signing in, a wood that
+ran out restocked while a customer's checkout is open (the customer's page turns orderable without
+a reload), an order found, cancelled and shown cancelled live on the customer's order page, and a
+discount code added and expired; every admin page passes axe."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from builder_page import DEFAULT, WAIT, click_label, wait_for_guitar, wait_live
+from conftest import ADMIN_TOKEN
+from test_accessibility import violations
+
+
+def click(driver, selector: str) -> None:
+    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
+
+
+def sign_in(admin, base_url: str) -> None:
+    admin.get(base_url + "/admin")
+    WebDriverWait(admin, WAIT).until(EC.url_contains("/admin/sign-in"))
+    admin.find_element(By.ID, "admin-token").send_keys(ADMIN_TOKEN)
+    click(admin, "#sign-in-form button[type=submit]")
+    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, "admin-counts")))
+
+
+def in_stock(admin, anchor: str) -> int:
+    return int(admin.find_element(By.CSS_SELECTOR, f"#{anchor} .stock-in").text)
+
+
+def adjust(admin, anchor: str, change: int, note: str) -> None:
+    """Books `change` with the row's own form, and waits for the page it redirects to."""
+    before = in_stock(admin, anchor)
+    row = admin.find_element(By.ID, anchor)
+    row.find_element(By.NAME, "change").send_keys(str(change))
+    row.find_element(By.NAME, "note").send_keys(note)
+    row.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(admin, WAIT).until(lambda d: in_stock(d, anchor) == before + change)
+
+
+def audit(admin, name: str, audited: dict[str, list[str]]) -> None:
+    # axe runs as a script in the page: a browser without JavaScript cannot run it, and its
+    # pages are the same HTML the browser with JavaScript audits.
+    if admin._luthier_js:
+        audited[name] = violations(admin)
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["with-js", "without-js"])
+def test_a_day_in_the_admin(new_browser, admin_server, js):
+    base_url = admin_server.base_url
+    audited: dict[str, list[str]] = {}
+    admin = new_browser(js=js)
+    admin.get(base_url + "/admin/sign-in")
+    audit(admin, "sign-in", audited)
+    sign_in(admin, base_url)
+    audit(admin, "overview", audited)
+
+    # Black Limba fretboards run out.
+    admin.get(base_url + "/admin/stock")
+    anchor = "stock-fretboard-blackLimba"
+    left = in_stock(admin, anchor)
+    if left:
+        adjust(admin, anchor, -left, "Counted: none left")
+    assert "Out of stock" in admin.find_element(By.ID, anchor).text
+    audit(admin, "stock", audited)
+
+    # A customer (with JavaScript: the page is live) checks out a guitar that needs one.
+    customer = new_browser(js=True)
+    customer.get(base_url + "/")
+    wait_live(customer)
+    click_label(customer, "fretboard", "blackLimba")
+    wait_for_guitar(customer, dict(DEFAULT, fretboard="blackLimba"))
+    click(customer, "#checkout-form button[type=submit]")
+    WebDriverWait(customer, WAIT).until(EC.url_contains("/checkout"))
+    wait_live(customer)
+    WebDriverWait(customer, WAIT).until(
+        EC.text_to_be_present_in_element((By.ID, "order-button"), "Model unavailable"))
+
+    # Restocked: the customer's checkout turns orderable without a reload.
+    adjust(admin, anchor, 1, "Found one in the back")
+    WebDriverWait(customer, WAIT).until(EC.text_to_be_present_in_element((By.ID, "order-button"), "Order now"))
+    assert "Found one in the back" in admin.find_element(By.ID, "stock-adjustments").text
+    click(customer, "#order-button")
+    link = WebDriverWait(customer, WAIT).until(EC.presence_of_element_located((By.ID, "order-link")))
+    customer.get(link.get_attribute("href"))
+    wait_live(customer)
+    number = re.search(r"LU-[2-9A-Z]{6}", customer.find_element(By.TAG_NAME, "h1").text).group(0)
+    assert customer.find_element(By.ID, "order-status").text == "Wood selection"
+
+    # The admin finds the order by part of its number and cancels it.
+    admin.get(base_url + "/admin/orders")
+    audit(admin, "orders", audited)
+    admin.find_element(By.ID, "search-number").send_keys(number[-4:].lower())
+    click(admin, "#order-search button[type=submit]")
+    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.LINK_TEXT, number))).click()
+    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, "cancel-form")))
+    audit(admin, "order", audited)
+    admin.find_element(By.ID, "cancel-note").send_keys("The customer called")
+    click(admin, "#cancel-form button[type=submit]")
+    WebDriverWait(admin, WAIT).until(
+        EC.text_to_be_present_in_element((By.ID, "admin-order-stage"), "Cancelled"))
+    assert "The customer called" in admin.find_element(By.ID, "stage-history").text
+
+    # The customer's order page says so, live; the fretboard is back on the shelf.
+    WebDriverWait(customer, WAIT).until(EC.text_to_be_present_in_element((By.ID, "order-status"), "Cancelled"))
+    assert "cancelled this order" in customer.find_element(By.ID, "order-notice").text
+    admin.get(base_url + "/admin/stock")
+    assert in_stock(admin, anchor) == 1
+
+    # A discount code added, then ended.
+    code = "LAUNCH" + ("JS" if js else "PLAIN")
+    admin.get(base_url + "/admin/codes")
+    admin.find_element(By.ID, "new-code").send_keys(code)
+    admin.find_element(By.ID, "new-percent").send_keys("15")
+    click(admin, "#add-code-form button[type=submit]")
+    row = WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, f"code-{code}")))
+    assert "Works" in row.text
+    audit(admin, "codes", audited)
+    click(admin, f"#code-{code} button[type=submit]")
+    WebDriverWait(admin, WAIT).until(EC.text_to_be_present_in_element((By.ID, f"code-{code}"), "Expired"))
+
+    admin.get(base_url + "/admin/analytics")
+    audit(admin, "analytics", audited)
+    assert {name: found for name, found in audited.items() if found} == {}, audited
+    assert len(audited) == (7 if js else 0)
