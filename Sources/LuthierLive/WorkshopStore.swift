@@ -20,6 +20,11 @@ public final class WorkshopStore: Sendable {
     public let estimateRule: EstimateRule
     let writer: any DatabaseWriter
     let now: @Sendable () -> Date
+    private let lockWait: WriteLockWait
+
+    /// How many writes have had to wait for another connection's write lock (another process on
+    /// the same file) since the store opened.
+    public var lockWaits: Int { lockWait.waitCount }
 
     /// The stock a new database starts with, per wood, as the first migration seeds it.
     ///
@@ -76,6 +81,7 @@ public final class WorkshopStore: Sendable {
         // Another process (a second server, an admin's sqlite3) may hold the write lock briefly;
         // past `writeLockWait` the writes give up, all of them, rather than each waiting in turn.
         let lockWait = WriteLockWait(limit: writeLockWait, clock: lockWaitClock)
+        self.lockWait = lockWait
         configuration.busyMode = .callback { tries in lockWait.shouldRetry(numberOfTries: tries) }
         do {
             let writer: any DatabaseWriter =

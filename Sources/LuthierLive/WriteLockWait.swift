@@ -51,6 +51,11 @@ final class WriteLockWait: Sendable {
     }
 
     private let spell = Mutex<Spell?>(nil)
+    /// Writes that found the lock held (each counted once, however long it waited).
+    private let waits = Atomic<Int>(0)
+
+    /// How many writes have found the lock held by another connection since the store opened.
+    var waitCount: Int { waits.load(ordering: .relaxed) }
 
     /// `quietGap` is well above the moment it takes the writer to hand over to the next queued
     /// write (so a queue of writes behind the lock is one spell) and well below a customer's pace.
@@ -69,6 +74,7 @@ final class WriteLockWait: Sendable {
     /// 0 on a write's first call: only then may a quiet gap start a new spell, so one write never
     /// waits much past `limit`.
     func shouldRetry(numberOfTries: Int) -> Bool {
+        if numberOfTries == 0 { waits.add(1, ordering: .relaxed) }
         let now = clock.now()
         let waited = spell.withLock { spell in
             var current = Spell(since: now, last: now)

@@ -249,10 +249,12 @@ struct Serve: AsyncParsableCommand {
         // stays expired however often the shop restarts with the flag).
         configuration.discountCodes = try live.store.seedDiscountCodes(configuration.discountCodes)
         let host = host
+        let store = live.store
         let (app, _) = try await buildApplicationWithServices(
             configuration: configuration,
             environment: live.environment,
             logger: logger,
+            storeLockWaits: { store.lockWaits },
             onServerRunning: { [logger] port in
                 // Written straight to the descriptor: `print` is block-buffered when stdout is a pipe
                 // or a file, so a supervisor or script waiting for the address would only see it at exit.

@@ -55,12 +55,15 @@ import Testing
     @Test func aLockReleasedWithinTheWaitIsWaitedFor() async throws {
         try await withTemporaryDatabasePath { path in
             let store = try WorkshopStore(path: path, migratingUpTo: nil, writeLockWait: .seconds(10))
+            #expect(store.lockWaits == 0)
             let holder = try LockHolder(path: path)
             let order = Task { try await store.placeOrderAsync(OrderFixture.request(checkoutID: "waiting")) }
             try await Task.sleep(for: .milliseconds(200))  // the other connection's work
             holder.release()
             let placed = try await order.value
             #expect(try store.order(checkoutID: "waiting") == placed)
+            // One write found the lock held, however many times it polled.
+            #expect(store.lockWaits == 1)
         }
     }
 }

@@ -62,8 +62,9 @@ struct MetricsControllerTests {
             #expect(samples["\(durations)_count{method=\"POST\",route=\"/build\"}"] == 2)
             #expect(samples["luthier_live_sessions"] == Double(app.services.registry.count))
             #expect(samples["luthier_live_sessions"] == 1)
-            #expect(samples["luthier_open_event_streams{kind=\"shop\"}"] == 0)
-            #expect(samples["luthier_open_event_streams{kind=\"kiosk\"}"] == 0)
+            for kind in ["session", "order", "inspector", "kiosk"] {
+                #expect(samples["luthier_open_event_streams{kind=\"\(kind)\"}"] == 0, "\(kind)")
+            }
             #expect((samples["luthier_open_connections"] ?? 0) >= 1)
             // Route patterns only: no session id, no path of a request.
             #expect(!scrape.text.contains(cookie))
@@ -105,6 +106,42 @@ struct MetricsControllerTests {
             for cause in ["connections", "sessions-full", "session-store"] {
                 #expect(samples["luthier_unavailable_total{cause=\"\(cause)\"}"] == 0, "\(cause)")
             }
+        }
+    }
+
+    @Test("what the store wrote, the rates served, the stages and the streams move by what a session did")
+    func storeRatesStagesAndStreams() async throws {
+        try await TestShop.run(configure: AdminControllerTests.configure) { app, shop in
+            let cookie = try await CheckoutControllerTests.checkedOut(app)
+            let stream = try await app.openEventStream(cookie: cookie)
+            _ = try await stream.nextEvent()  // retry
+            _ = try await stream.nextPatch()  // the opening: not a change, not timed
+            try await CheckoutControllerTests.show(.eur, app, cookie: cookie)
+            // The currency's change reaches the stream: one patch written after a post.
+            _ = try await stream.nextPatch()
+            #expect(try await app.scriptPost("/checkout/order", form: "", cookie: cookie).status == 204)
+            _ = try await stream.nextPatch()
+            #expect(
+                try await app.post("/admin/stock", form: "wood=body/koa&change=1&note=x", headers: Self.bearer).status
+                    == 303)
+
+            let samples = Self.samples(try await app.get("/metrics", headers: Self.bearer).text)
+            #expect(samples["luthier_open_event_streams{kind=\"session\"}"] == 1)
+            #expect(samples["luthier_orders_in_progress{stage=\"woodSelection\"}"] == 1)
+            #expect(samples["luthier_orders_in_progress{stage=\"setup\"}"] == 0)
+            let writes = "luthier_store_write_duration_seconds_count"
+            #expect(samples["\(writes){operation=\"place-order\"}"] == 1)
+            #expect(samples["\(writes){operation=\"adjust-stock\"}"] == 1)
+            #expect((samples["\(writes){operation=\"save-session\"}"] ?? 0) >= 3)
+            #expect(samples["luthier_store_failures_total{operation=\"place-order\"}"] == 0)
+            #expect(samples["luthier_exchange_rate_requests_total{currency=\"EUR\",result=\"served\"}"] == 1)
+            #expect(samples["luthier_exchange_rate_requests_total{currency=\"EUR\",result=\"failed\"}"] == 0)
+            #expect(samples["luthier_exchange_rate_age_seconds{currency=\"EUR\"}"] != nil)
+            #expect((samples["luthier_patch_latency_seconds_count"] ?? 0) >= 2)
+            #expect(samples["luthier_store_lock_waits_total"] == 0)
+            #expect(samples["luthier_conflated_patches_total"] != nil)
+            await stream.close()
+            _ = shop
         }
     }
 }

@@ -43,8 +43,12 @@ public func buildApplicationWithServices(
     environment: LuthierEnvironment,
     logger: Logger = Logger(label: "luthier"),
     showroomClock: (any Clock<Duration>)? = nil,
+    storeLockWaits: @escaping @Sendable () -> Int = { 0 },
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> (some ApplicationProtocol, LuthierServices) {
+    // Every write to the store and every rate request is measured, whoever makes it.
+    let metrics = ShopMetrics(storeLockWaits: storeLockWaits)
+    let environment = metrics.measuring(environment)
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
     let renderer = try await PageRenderer(directory: configuration.templatesDirectory, assetURL: assets.url(for:))
     var showroomEnvironment = environment
@@ -86,12 +90,13 @@ public func buildApplicationWithServices(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
             maxStreamsPerSession: configuration.maxEventStreamsPerSession,
             maxKioskStreams: configuration.maxKioskStreams,
-            maxStreamsPerClient: configuration.maxEventStreamsPerClient, logger: logger),
+            maxStreamsPerClient: configuration.maxEventStreamsPerClient, logger: logger,
+            patchWritten: { metrics.patchWritten(after: $0) }),
         connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
         assets: assets,
         showroom: showroom,
-        metrics: ShopMetrics(),
+        metrics: metrics,
         logger: logger
     )
     let router = buildRouter(configuration: configuration, services: services)
@@ -268,9 +273,13 @@ public func buildRouter(
         unavailable["connections"] = services.connections.refused
         unavailable["sessions-full"] = sessions.refusedFull
         unavailable["session-store"] = sessions.refusedStoreUnavailable
+        let inProgress = services.showroom.floor.currentState.inProgress
         return ShopMetrics.Readings(
             connections: services.connections.current, streams: services.hub.openStreams,
             kioskStreams: services.hub.openKioskStreams, sessions: services.registry.count,
+            streamsByKind: services.hub.openStreamsByKind,
+            ordersInProgress: Dictionary(grouping: inProgress, by: \.status).mapValues(\.count),
+            conflatedPatches: services.hub.conflatedPatches, now: services.environment.now(),
             sessionsRestored: sessions.restored, readersCutOff: services.connections.cutOff,
             unavailable: unavailable)
     }

@@ -152,7 +152,7 @@ struct InspectController: Sendable {
         }
         let connection = EventStreamConnection(
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds, start: .fresh,
-            client: client,
+            kind: .inspector, client: client,
             compressed: ResponseFactory.acceptsGzip(request),
             opened: opened,
             closed: {

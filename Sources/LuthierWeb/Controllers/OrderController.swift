@@ -59,6 +59,7 @@ struct OrderController: Sendable {
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
+            kind: .order,
             client: client, compressed: ResponseFactory.acceptsGzip(request),
             closed: stop, unused: stop
         )

@@ -139,6 +139,8 @@ struct EventStreamConnection: Sendable {
         if let patch = changes.patch {
             tap?.record(lane, .value, "version \(changes.version), \(patch.bytes.readableBytes) bytes")
             events.append(encoder.encode(patch))
+            if changes.version - sent > 1 { hub.conflated() }
+            if kind == .shop, let latency = fragments.sinceNewestPublish() { hub.patchWritten(latency) }
         }
         if !text.isEmpty { events.append(encoder.encode(text)) }
         return changes.version

@@ -13,12 +13,20 @@ import Synchronization
 /// that one client cannot hold every stream), with the kiosk displays in a budget of their own
 /// (they need no session, so they would otherwise be the easy way to fill the shop's budget).
 public final class EventStreamHub: Sendable {
-    /// Which budget a stream counts in.
-    public enum Kind: Sendable {
-        /// A customer's page: the session's stream, an order's.
+    /// What a stream follows. The kiosk displays count in a budget of their own; every other kind
+    /// counts in the customers'.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A customer's page: the session's stream.
         case shop
+        /// An order's page.
+        case order
+        /// A stream inspector (a session's or, for the admin, the shop's).
+        case inspector
         /// A kiosk display.
         case kiosk
+
+        /// The `kind` label of `luthier_open_event_streams`.
+        public var metricLabel: String { self == .shop ? "session" : rawValue }
     }
 
     /// Why a stream ended, as its log line says.
@@ -44,6 +52,8 @@ public final class EventStreamHub: Sendable {
         var streams: [Int: Stream] = [:]
         var nextID = 0
         var kioskStreams = 0
+        /// Open streams by what they follow.
+        var byKind: [Kind: Int] = [:]
         var perClient: [String: Int] = [:]
         /// Streams refused since the start, by the cap that refused them.
         var refusals: [String: Int] = [:]
@@ -65,12 +75,19 @@ public final class EventStreamHub: Sendable {
     /// Where each stream's opening and end are logged (its number, kind and the reason it ended:
     /// never its session or client).
     let logger: Logger
+    /// Told, for every patch a session's stream writes, how long after its change was published.
+    let patchWritten: @Sendable (Duration) -> Void
+    /// Catch-ups that skipped versions: a stream whose reader fell behind got the newest state
+    /// instead of every change.
+    private let conflations = Atomic<Int>(0)
 
     public init(
         slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
-        maxStreamsPerClient: Int = .max, logger: Logger = Logger(label: "luthier.streams")
+        maxStreamsPerClient: Int = .max, logger: Logger = Logger(label: "luthier.streams"),
+        patchWritten: @escaping @Sendable (Duration) -> Void = { _ in }
     ) {
         self.logger = logger
+        self.patchWritten = patchWritten
         self.slices = max(slices, 1)
         self.maxStreams = max(maxStreams, 1)
         self.maxStreamsPerSession = max(maxStreamsPerSession, 1)
@@ -143,6 +160,19 @@ public final class EventStreamHub: Sendable {
     /// Open event streams right now.
     public var openStreams: Int { state.withLock { $0.streams.count } }
 
+    /// Counts a catch-up that skipped versions.
+    func conflated() {
+        conflations.add(1, ordering: .relaxed)
+    }
+
+    /// Catch-ups since the start that skipped versions (the reader was slower than the changes).
+    public var conflatedPatches: Int { conflations.load(ordering: .relaxed) }
+
+    /// Open event streams right now, by what they follow (every kind, 0 for none).
+    public var openStreamsByKind: [Kind: Int] {
+        state.withLock { state in Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0, state.byKind[$0] ?? 0) }) }
+    }
+
     /// Increases on every heartbeat tick; a stream sends a comment when it sees a newer one.
     public var heartbeat: Int { state.withLock { $0.heartbeat } }
 
@@ -152,6 +182,7 @@ public final class EventStreamHub: Sendable {
             state.nextID += 1
             state.streams[id] = Stream(waker: waker, kind: kind, client: client)
             if kind == .kiosk { state.kioskStreams += 1 }
+            state.byKind[kind, default: 0] += 1
             state.perClient[client, default: 0] += 1
             return (id, state.streams.count)
         }
@@ -170,6 +201,7 @@ public final class EventStreamHub: Sendable {
         let drained = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard let stream = state.streams.removeValue(forKey: id) else { return [] }
             if stream.kind == .kiosk { state.kioskStreams -= 1 }
+            state.byKind[stream.kind, default: 1] -= 1
             let left = (state.perClient[stream.client] ?? 1) - 1
             state.perClient[stream.client] = left > 0 ? left : nil
             guard state.streams.isEmpty else { return [] }

@@ -29,6 +29,8 @@ public final class FragmentStore: Sendable {
         /// The latest "go to this page" command and the version it came with.
         var navigation: (version: Int, location: String)?
         var isFinished = false
+        /// When the newest version was published, on `stopwatch`.
+        var publishedAt = Duration.zero
         /// The `patch` events already encoded for the current version, by the version a stream
         /// had: a thousand kiosks one change behind share one encoding (and one buffer).
         var encoded: [Int: EncodedPatch] = [:]
@@ -40,12 +42,21 @@ public final class FragmentStore: Sendable {
     private let state: Mutex<State>
     /// The first version of this store (its epoch, shifted into the upper bits).
     private let base: Int
+    /// Time on the server's clock, for how long a published change takes to reach each stream;
+    /// one shared by every session's store (nil: not measured).
+    private let stopwatch: (@Sendable () -> Duration)?
 
     /// - Parameters:
     ///   - navigation: where pages of this store should be, for a reconnecting page whose own
     ///     history is unknown here (a restored session with a checkout in progress).
     ///   - epoch: the store's epoch; random by default (tests choose one).
-    public init(initial fragments: [Fragment] = [], navigation: String? = nil, epoch: UInt32? = nil) {
+    ///   - stopwatch: the time on the server's clock, to measure how long a change takes to reach
+    ///     each stream (`sinceNewestPublish`).
+    public init(
+        initial fragments: [Fragment] = [], navigation: String? = nil, epoch: UInt32? = nil,
+        stopwatch: (@Sendable () -> Duration)? = nil
+    ) {
+        self.stopwatch = stopwatch
         let epoch = epoch ?? UInt32.random(in: 1...UInt32(1 << 20))
         base = Int(epoch) << 32
         var initial = State()
@@ -74,6 +85,13 @@ public final class FragmentStore: Sendable {
     /// Whether the store has ended (its session is gone): no stream can follow it any more.
     public var isFinished: Bool { state.withLock { $0.isFinished } }
 
+    /// How long ago the newest change was published, when the store has a stopwatch.
+    func sinceNewestPublish() -> Duration? {
+        guard let stopwatch else { return nil }
+        let publishedAt = state.withLock { $0.publishedAt }
+        return stopwatch() - publishedAt
+    }
+
     /// How many streams follow this store right now.
     public var subscriberCount: Int { state.withLock { $0.wakers.count } }
 
@@ -83,9 +101,11 @@ public final class FragmentStore: Sendable {
     /// sent only to streams that were open before it: a page that connects later is already there.
     public func publish(_ fragments: [Fragment], navigate: String? = nil) {
         guard !fragments.isEmpty || navigate != nil else { return }
+        let now = stopwatch?() ?? .zero
         state.withLock { state in
             guard !state.isFinished else { return }
             state.version += 1
+            state.publishedAt = now
             state.encoded.removeAll(keepingCapacity: true)
             if let navigate { state.navigation = (state.version, navigate) }
             for fragment in fragments {

@@ -1,5 +1,7 @@
 import CoreMetrics
+import Foundation
 import HTTPTypes
+import LuthierDomain
 import Metrics
 import NIOCore
 import Prometheus
@@ -19,6 +21,14 @@ public final class ShopMetrics: Sendable {
         var streams: Int
         var kioskStreams: Int
         var sessions: Int
+        /// Open streams by what they follow.
+        var streamsByKind: [EventStreamHub.Kind: Int] = [:]
+        /// Orders in the workshop, by stage.
+        var ordersInProgress: [OrderStatus: Int] = [:]
+        /// Streams that skipped versions because their reader was slower than the changes.
+        var conflatedPatches = 0
+        /// The wall-clock time of the scrape (the age of the exchange rates is counted to it).
+        var now = Date()
         /// Totals the server keeps anyway, read as counters.
         var sessionsRestored = 0
         var readersCutOff = 0
@@ -58,8 +68,20 @@ public final class ShopMetrics: Sendable {
 
     private let ordersPlaced: CoreMetrics.Counter
     private let guitarsOrdered: CoreMetrics.Counter
+    /// Each store operation's timer and failure counter, made once.
+    private let storeSeries = Mutex<[String: (duration: CoreMetrics.Timer, failures: CoreMetrics.Counter)]>([:])
+    /// Each currency's rate requests that were answered and that failed, and the `asOf` of the
+    /// rate last served.
+    private let rates = Mutex<[Currency: (served: Int, failed: Int, asOf: Date?)]>([:])
+    /// The time from a post accepted to its patch written to each stream following the session.
+    private let patchLatency: CoreMetrics.Timer
 
-    public init() {
+    /// Times a write to the store found another connection holding the write lock, as the store
+    /// counts them.
+    private let storeLockWaits: @Sendable () -> Int
+
+    public init(storeLockWaits: @escaping @Sendable () -> Int = { 0 }) {
+        self.storeLockWaits = storeLockWaits
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.durationBuckets
@@ -67,6 +89,45 @@ public final class ShopMetrics: Sendable {
         self.factory = factory
         ordersPlaced = CoreMetrics.Counter(label: "luthier_orders_placed_total", factory: factory)
         guitarsOrdered = CoreMetrics.Counter(label: "luthier_guitars_ordered_total", factory: factory)
+        patchLatency = CoreMetrics.Timer(label: "luthier_patch_latency_seconds", factory: factory)
+    }
+
+    /// Records a write to the store: its time, and whether it failed.
+    func storeWrite(_ operation: String, after duration: Duration, failed: Bool) {
+        let series = storeSeries.withLock { made in
+            if let series = made[operation] { return series }
+            let series = (
+                duration: CoreMetrics.Timer(
+                    label: "luthier_store_write_duration_seconds", dimensions: [("operation", operation)],
+                    factory: factory),
+                failures: CoreMetrics.Counter(
+                    label: "luthier_store_failures_total", dimensions: [("operation", operation)], factory: factory)
+            )
+            made[operation] = series
+            return series
+        }
+        series.duration.record(duration: duration)
+        if failed { series.failures.increment() }
+    }
+
+    /// A rate the checkout was given (from the provider's cache or fetched upstream).
+    func rateServed(_ rate: ExchangeRate) {
+        rates.withLock { rates in
+            var counts = rates[rate.currency] ?? (0, 0, nil)
+            counts.served += 1
+            counts.asOf = rate.asOf
+            rates[rate.currency] = counts
+        }
+    }
+
+    /// A rate request that failed.
+    func rateFailed(_ currency: Currency) {
+        rates.withLock { rates in rates[currency, default: (0, 0, nil)].failed += 1 }
+    }
+
+    /// A patch written to a stream, `duration` after the post it shows was accepted.
+    func patchWritten(after duration: Duration) {
+        patchLatency.record(duration: duration)
     }
 
     /// Counts an order the workshop took (not a repeated post of one already placed).
@@ -101,9 +162,20 @@ public final class ShopMetrics: Sendable {
     /// Every metric in Prometheus's text format (version 0.0.4), with the gauges set to `readings`.
     func exposition(_ readings: Readings) -> ByteBuffer {
         gauge("luthier_open_connections", readings.connections)
-        gauge("luthier_open_event_streams", readings.streams - readings.kioskStreams, kind: "shop")
-        gauge("luthier_open_event_streams", readings.kioskStreams, kind: "kiosk")
+        for kind in EventStreamHub.Kind.allCases {
+            gauge("luthier_open_event_streams", readings.streamsByKind[kind] ?? 0, ("kind", kind.metricLabel))
+        }
         gauge("luthier_live_sessions", readings.sessions)
+        for stage in OrderStatus.allCases where !stage.isFinished {
+            gauge("luthier_orders_in_progress", readings.ordersInProgress[stage] ?? 0, ("stage", stage.rawValue))
+        }
+        let rates = rates.withLock { $0 }
+        for (currency, counts) in rates {
+            if let asOf = counts.asOf {
+                let age = max(0, Int(readings.now.timeIntervalSince(asOf).rounded()))
+                gauge("luthier_exchange_rate_age_seconds", age, ("currency", currency.code))
+            }
+        }
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         var text = ""
@@ -112,6 +184,16 @@ public final class ShopMetrics: Sendable {
         Self.counter(
             "luthier_unavailable_total", readings.unavailable.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             label: "cause", into: &text)
+        Self.counter("luthier_store_lock_waits_total", [("", storeLockWaits())], into: &text)
+        Self.counter("luthier_conflated_patches_total", [("", readings.conflatedPatches)], into: &text)
+        let byCurrency = rates.sorted { $0.key.code < $1.key.code }
+        text += "# TYPE luthier_exchange_rate_requests_total counter\n"
+        for (currency, counts) in byCurrency {
+            text +=
+                "luthier_exchange_rate_requests_total{currency=\"\(currency.code)\",result=\"served\"} \(counts.served)\n"
+            text +=
+                "luthier_exchange_rate_requests_total{currency=\"\(currency.code)\",result=\"failed\"} \(counts.failed)\n"
+        }
         bytes += Array(text.utf8)
         return ByteBuffer(bytes: bytes)
     }
@@ -127,7 +209,7 @@ public final class ShopMetrics: Sendable {
         }
     }
 
-    private func gauge(_ name: String, _ value: Int, kind: String? = nil) {
-        CoreMetrics.Gauge(label: name, dimensions: kind.map { [("kind", $0)] } ?? [], factory: factory).record(value)
+    private func gauge(_ name: String, _ value: Int, _ dimension: (String, String)? = nil) {
+        CoreMetrics.Gauge(label: name, dimensions: dimension.map { [$0] } ?? [], factory: factory).record(value)
     }
 }

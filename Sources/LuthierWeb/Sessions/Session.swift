@@ -55,6 +55,7 @@ public final class Session: Sendable {
         analytics: AnalyticsQueue,
         renderer: PageRenderer,
         logger: Logger,
+        stopwatch: (@Sendable () -> Duration)? = nil,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
         identity = Mutex(id)
@@ -68,7 +69,7 @@ public final class Session: Sendable {
         saving = Mutex(Saving(revision: snapshot.revision, stored: snapshot.revision > 0))
         fragments = FragmentStore(
             initial: SessionFragments.table.all(shop.currentOutput, renderer: renderer),
-            navigation: shop.initialNavigation)
+            navigation: shop.initialNavigation, stopwatch: stopwatch)
     }
 
     /// A brand-new session's snapshot: random anonymous keys, the standard guitar, an empty cart.

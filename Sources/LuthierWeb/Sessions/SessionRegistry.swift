@@ -234,6 +234,8 @@ public final class SessionRegistry: Sendable {
             analytics: analytics,
             renderer: renderer,
             logger: logger,
+            // The registry's one stopwatch, shared: a closure per session would cost each one.
+            stopwatch: elapsed,
             onBuilderActed: onBuilderActed
         )
     }
