@@ -16,8 +16,6 @@ public struct LuthierEnvironment: Sendable {
     public var sessions: SessionStore
     /// Where cart actions are logged for the shop's analytics.
     public var analytics: AnalyticsClient
-    /// The workshop as its owner runs it (stock, orders, codes): only the admin pages call it.
-    public var admin: WorkshopAdminClient
     /// Makes checkout ids; random in production, predictable in tests.
     public var makeID: @Sendable () -> String
     /// Where the features' stores record what they do (a session's own recorder, set by its
@@ -32,7 +30,6 @@ public struct LuthierEnvironment: Sendable {
         sessions: SessionStore,
         analytics: AnalyticsClient,
         makeID: @escaping @Sendable () -> String,
-        admin: WorkshopAdminClient = .failing,
         taps: TapRecorder? = nil
     ) {
         self.clock = clock
@@ -42,7 +39,6 @@ public struct LuthierEnvironment: Sendable {
         self.sessions = sessions
         self.analytics = analytics
         self.makeID = makeID
-        self.admin = admin
         self.taps = taps
     }
 }

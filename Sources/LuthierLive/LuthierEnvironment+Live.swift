@@ -7,8 +7,7 @@ extension LuthierEnvironment {
     /// The environment of a real server: wall-clock time, random checkout ids, and the given
     /// workshop, exchange rates, session store and analytics log.
     public static func live(
-        workshop: WorkshopClient, exchangeRates: ExchangeRateClient, sessions: SessionStore, analytics: AnalyticsClient,
-        admin: WorkshopAdminClient = .failing
+        workshop: WorkshopClient, exchangeRates: ExchangeRateClient, sessions: SessionStore, analytics: AnalyticsClient
     ) -> LuthierEnvironment {
         LuthierEnvironment(
             clock: ContinuousClock(),
@@ -17,8 +16,7 @@ extension LuthierEnvironment {
             exchangeRates: exchangeRates,
             sessions: sessions,
             analytics: analytics,
-            makeID: { UUID().uuidString.lowercased() },
-            admin: admin
+            makeID: { UUID().uuidString.lowercased() }
         )
     }
 }
@@ -28,6 +26,9 @@ extension LuthierEnvironment {
 /// and the exchange rates (embedded, or an upstream provider with its HTTP client).
 public struct LiveSystem: Sendable {
     public let environment: LuthierEnvironment
+    /// The workshop as its owner runs it, on the same store. Apart from the environment, which
+    /// every session holds copies of: the admin's eleven calls would cost each session its bytes.
+    public let admin: WorkshopAdminClient
     public let store: WorkshopStore
     private let httpClient: HTTPClient?
 
@@ -57,9 +58,9 @@ public struct LiveSystem: Sendable {
             workshop: .live(store: store, clock: clock, simulatedLatency: simulateLatency),
             exchangeRates: exchangeRates,
             sessions: .live(store: store),
-            analytics: .live(store: store),
-            admin: .live(store: store)
+            analytics: .live(store: store)
         )
+        admin = .live(store: store)
         environment.taps = shopTaps
         self.environment = environment
     }

@@ -253,6 +253,7 @@ struct Serve: AsyncParsableCommand {
         let (app, _) = try await buildApplicationWithServices(
             configuration: configuration,
             environment: live.environment,
+            admin: live.admin,
             logger: logger,
             storeLockWaits: { store.lockWaits },
             onServerRunning: { [logger] port in

@@ -158,7 +158,8 @@ struct KioskControllerTests {
                 var environment = shop.environment(clock: clock)
                 environment.now = { time.now() }
                 return environment
-            }
+            },
+            admin: .live(store: shop.store)
         ) { app in
             time.follow(app.showroomClock)
             try await body(app, shop)

@@ -33,6 +33,15 @@ struct LogFormatTests {
             // Secrets where they do not belong: a wrong key, the admin token in the address.
             #expect(try await client.get(server.url("/orders/\(number)?key=\(key)x")).status == 404)
             #expect(try await client.get(server.url("/admin/analytics?token=\(Self.adminToken)")).status == 400)
+            // The admin's actions, each logged with what it changed.
+            let bearer = [("Authorization", "Bearer \(Self.adminToken)")]
+            let restocked = try await client.post(
+                server.url("/admin/stock"), form: "wood=body/koa&change=2&note=Delivery", cookie: nil, headers: bearer)
+            #expect([200, 303].contains(restocked.status), "\(restocked)")  // 303, or its page when followed
+            let cancelled = try await client.post(
+                server.url("/admin/orders/\(number)/cancel"), form: "note=Customer+called", cookie: nil, headers: bearer
+            )
+            #expect([200, 303].contains(cancelled.status), "\(cancelled)")
 
             server.send(SIGTERM)
             let exit = try await server.waitForExit(within: .seconds(10))
@@ -49,7 +58,10 @@ struct LogFormatTests {
             for secret in [cookie, key, Self.adminToken] {
                 #expect(!log.contains(secret), "the log carries a secret: \(log)")
             }
-            #expect(!log.contains(number), "an order's address is logged as its route, not its number")
+            // An order's address is logged as its route; only the admin's action names the order it changed.
+            let naming = lines.filter { $0.contains(number) }
+            #expect(naming.count == 1 && naming.allSatisfy { $0.contains("Admin cancelled an order") }, "\(naming)")
+            #expect(log.contains("Admin adjusted stock"))
         }
     }
 }

@@ -7,6 +7,8 @@ import NIOCore
 public struct LuthierServices: Sendable {
     /// The environment the sessions run in (ordering also tells the showroom).
     public let environment: LuthierEnvironment
+    /// The workshop as its owner runs it (the admin pages), measured.
+    public let admin: WorkshopAdminClient
     public let registry: SessionRegistry
     public let hub: EventStreamHub
     /// The open connections, against `maxConnections`.
@@ -21,14 +23,19 @@ public struct LuthierServices: Sendable {
 }
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
+///
+/// - Parameter admin: the workshop as its owner runs it; without it the admin's stock, orders and
+///   codes pages fail every action (`.failing`).
 public func buildApplication(
     configuration: LuthierConfiguration,
     environment: LuthierEnvironment,
+    admin: WorkshopAdminClient = .failing,
     logger: Logger = Logger(label: "luthier")
 ) async throws -> some ApplicationProtocol {
     let (app, _) = try await buildApplicationWithServices(
         configuration: configuration,
         environment: environment,
+        admin: admin,
         logger: logger
     )
     return app
@@ -41,6 +48,7 @@ public func buildApplication(
 public func buildApplicationWithServices(
     configuration: LuthierConfiguration,
     environment: LuthierEnvironment,
+    admin: WorkshopAdminClient = .failing,
     logger: Logger = Logger(label: "luthier"),
     showroomClock: (any Clock<Duration>)? = nil,
     storeLockWaits: @escaping @Sendable () -> Int = { 0 },
@@ -85,6 +93,7 @@ public func buildApplicationWithServices(
     let showroom = Showroom(floor: floor, feed: feed, renderer: renderer, taps: showroomEnvironment.taps)
     let services = LuthierServices(
         environment: sessionEnvironment,
+        admin: metrics.measuring(admin, on: environment.clock),
         registry: registry,
         hub: EventStreamHub(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
@@ -223,7 +232,7 @@ public func buildRouter(
         origin: origin,
         logger: services.logger
     )
-    let workshopAdmin = services.environment.admin.telling(
+    let workshopAdmin = services.admin.telling(
         floor: services.showroom.floor, sessions: services.registry)
     let stock = AdminStockController(
         admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,

@@ -26,18 +26,6 @@ extension ShopMetrics {
         measured.sessions.save = { key, revision, snapshot in
             try await self.write("save-session", on: clock) { try await save(key, revision, snapshot) }
         }
-        let adjustStock = environment.admin.adjustStock
-        measured.admin.adjustStock = { wood, change, note in
-            try await self.write("adjust-stock", on: clock) { try await adjustStock(wood, change, note) }
-        }
-        let cancelOrder = environment.admin.cancelOrder
-        measured.admin.cancelOrder = { number, note in
-            try await self.write("cancel-order", on: clock) { try await cancelOrder(number, note) }
-        }
-        let markCollected = environment.admin.markCollected
-        measured.admin.markCollected = { number in
-            try await self.write("collect-order", on: clock) { try await markCollected(number) }
-        }
         let rate = environment.exchangeRates.rate
         measured.exchangeRates.rate = { currency in
             do {
@@ -48,6 +36,24 @@ extension ShopMetrics {
                 self.rateFailed(currency)
                 throw error
             }
+        }
+        return measured
+    }
+
+    /// `admin` with its writes measured as `measuring(_:)` measures the environment's.
+    func measuring(_ admin: WorkshopAdminClient, on clock: any Clock<Duration>) -> WorkshopAdminClient {
+        var measured = admin
+        let adjustStock = admin.adjustStock
+        measured.adjustStock = { wood, change, note in
+            try await self.write("adjust-stock", on: clock) { try await adjustStock(wood, change, note) }
+        }
+        let cancelOrder = admin.cancelOrder
+        measured.cancelOrder = { number, note in
+            try await self.write("cancel-order", on: clock) { try await cancelOrder(number, note) }
+        }
+        let markCollected = admin.markCollected
+        measured.markCollected = { number in
+            try await self.write("collect-order", on: clock) { try await markCollected(number) }
         }
         return measured
     }

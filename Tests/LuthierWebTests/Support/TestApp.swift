@@ -35,6 +35,7 @@ struct TestApp: Sendable {
     static func run<Value: Sendable>(
         configure: (inout LuthierConfiguration) -> Void = { _ in },
         environment makeEnvironment: (WatchedTestClock) -> LuthierEnvironment = { .webTest(clock: $0) },
+        admin: WorkshopAdminClient = .failing,
         log: LogCapture? = nil,
         _ body: @Sendable (TestApp) async throws -> Value
     ) async throws -> Value {
@@ -60,6 +61,7 @@ struct TestApp: Sendable {
         let (app, services) = try await buildApplicationWithServices(
             configuration: configuration,
             environment: makeEnvironment(clock),
+            admin: admin,
             logger: logger,
             showroomClock: showroomClock,
             onServerRunning: { port in

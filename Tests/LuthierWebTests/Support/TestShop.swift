@@ -68,8 +68,7 @@ final class TestShop: Sendable {
                     count += 1
                     return "checkout-\(count)"
                 }
-            },
-            admin: .live(store: store)
+            }
         )
     }
 
@@ -82,7 +81,9 @@ final class TestShop: Sendable {
         _ body: @Sendable (TestApp, TestShop) async throws -> Void
     ) async throws {
         let shop = try TestShop(gated: gated)
-        try await TestApp.run(configure: configure, environment: shop.environment(clock:), log: log) { app in
+        try await TestApp.run(
+            configure: configure, environment: shop.environment(clock:), admin: .live(store: shop.store), log: log
+        ) { app in
             defer { shop.gate.open() }
             try await body(app, shop)
         }

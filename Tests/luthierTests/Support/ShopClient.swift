@@ -81,10 +81,12 @@ final class ShopClient: Sendable {
 
     /// A form post as the page's script sends it.
     func post(
-        _ url: String, form: String = "", cookie: String?, timeout: Duration = .seconds(20)
+        _ url: String, form: String = "", cookie: String?, headers: [(String, String)] = [],
+        timeout: Duration = .seconds(20)
     ) async throws -> ShopResponse {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "X-Requested-With", value: "fetch")
         let sent = cookie.map(newest)
