@@ -61,7 +61,7 @@ import Testing
     func theShopsCodesChange() throws {
         let book = DiscountBook([DiscountCode(code: "LAUNCH", percent: 20)])
         var store = TestStore(
-            initialState: CartState(), reducer: CartFeature(book: { book.current }, now: { Self.now }))
+            initialState: CartState(), reducer: CartFeature(book: book, now: { Self.now }))
         try store.send(.applyDiscount(code: "launch")) { $0.discount = DiscountCode(code: "LAUNCH", percent: 20) }
         book.replace(with: [DiscountCode(code: "LAUNCH", percent: 25)])
         try store.send(.discountsChanged) { $0.discount = DiscountCode(code: "LAUNCH", percent: 25) }

@@ -23,18 +23,19 @@ public struct CartFeature: Reducer {
         case discount(CartViewModel.DiscountFailure)
     }
 
-    /// The codes the shop offers at the moment a code is typed.
-    let discounts: @Sendable () -> [DiscountCode]
+    /// The codes the shop offers, as they are at the moment a code is typed. A reference to the
+    /// shop's one book, so that a session holds a pointer rather than a closure and its context.
+    let book: DiscountBook
     /// Wall-clock time, for a code's expiry.
     let now: @Sendable () -> Date
 
     public init(discounts: [DiscountCode], now: @escaping @Sendable () -> Date) {
-        self.init(book: { discounts }, now: now)
+        self.init(book: DiscountBook(discounts), now: now)
     }
 
-    /// - Parameter book: the codes as they are when asked (the shop's `DiscountBook`).
-    public init(book: @escaping @Sendable () -> [DiscountCode], now: @escaping @Sendable () -> Date) {
-        self.discounts = book
+    /// - Parameter book: the shop's codes, read whenever a code is judged.
+    public init(book: DiscountBook, now: @escaping @Sendable () -> Date) {
+        self.book = book
         self.now = now
     }
 
@@ -47,7 +48,7 @@ public struct CartFeature: Reducer {
                 throw .cart(error)
             }
         case .applyDiscount(let code):
-            guard let match = Self.code(typed: code, among: discounts()) else {
+            guard let match = Self.code(typed: code, among: book.current) else {
                 throw .discount(.unknown(code.trimmingCharacters(in: .whitespaces)))
             }
             guard match.isValid(at: now()) else { throw .discount(.expired(match.code)) }
@@ -58,7 +59,7 @@ public struct CartFeature: Reducer {
             if checkout.discount != nil, state.discount == checkout.discount { state.discount = nil }
             state.cart = state.cart.removing(ordered: checkout.cartLines)
         case .discountsChanged:
-            guard let applied = state.discount, let latest = Self.code(typed: applied.code, among: discounts()) else {
+            guard let applied = state.discount, let latest = Self.code(typed: applied.code, among: book.current) else {
                 return .none
             }
             state.discount = latest.isValid(at: now()) ? latest : nil

@@ -33,8 +33,8 @@ public final class CartViewModel: Sendable {
     private let store: Store<CartFeature>
     private let output: SharedOutput<CartState, CartOutput>
     private let now: @Sendable () -> Date
-    /// The applied code as the book has it now, if it is still valid.
-    private let valid: @Sendable (DiscountCode?) -> DiscountCode?
+    /// The shop's codes: an applied code is judged by the book's terms for it now.
+    private let discounts: DiscountBook
     private let applied: @Sendable (AppliedAction) -> Void
 
     /// - Parameters:
@@ -54,20 +54,16 @@ public final class CartViewModel: Sendable {
         taps: TapRecorder? = nil,
         applied: @escaping @Sendable (AppliedAction) -> Void = { _ in }
     ) {
-        // A code is judged by the book's terms for it now: one the admin expired after this cart
-        // applied it stops applying.
-        let valid: @Sendable (DiscountCode?) -> DiscountCode? = { code in
-            code.map(discounts.latest).flatMap { $0.isValid(at: now()) ? $0 : nil }
-        }
-        let state = CartState(cart: cart, discount: valid(discount), settledCheckoutID: settledCheckoutID)
+        let state = CartState(
+            cart: cart, discount: discounts.valid(discount, at: now()), settledCheckoutID: settledCheckoutID)
         store = Store(
-            initialState: state, reducer: CartFeature(book: { discounts.current }, now: now),
+            initialState: state, reducer: CartFeature(book: discounts, now: now),
             tap: taps.map { Tap($0, "cart") },
             trace: taps.map { StoreTrace($0, store: CartFeature.traceName) })
         output = SharedOutput(initial: state) { state in
-            CartOutput(cart: state.cart, discount: valid(state.discount))
+            CartOutput(cart: state.cart, discount: discounts.valid(state.discount, at: now()))
         }
-        self.valid = valid
+        self.discounts = discounts
         self.now = now
         self.applied = applied
     }
@@ -109,7 +105,7 @@ public final class CartViewModel: Sendable {
 
     /// The code to check out with: the applied one, if it is still valid now.
     public var validDiscount: DiscountCode? {
-        valid(store.state.discount)
+        discounts.valid(store.state.discount, at: now())
     }
 
     /// What a session saves.

@@ -1,3 +1,4 @@
+import Foundation
 import LuthierDomain
 import Synchronization
 
@@ -24,6 +25,12 @@ public final class DiscountBook: Sendable, ExpressibleByArrayLiteral {
     /// Replaces every code (after the admin changed one in the database).
     public func replace(with codes: [DiscountCode]) {
         self.codes.withLock { $0 = codes }
+    }
+
+    /// `code` as the book has it now, if it works at `now`: a code the admin expired after a cart
+    /// applied it no longer applies.
+    public func valid(_ code: DiscountCode?, at now: Date) -> DiscountCode? {
+        code.map(latest).flatMap { $0.isValid(at: now) ? $0 : nil }
     }
 
     /// `code` with the terms the book has for it now (an expiry the admin set since a cart applied
