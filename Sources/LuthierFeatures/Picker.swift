@@ -10,7 +10,10 @@ public struct Picker: Hashable, Sendable {
     /// properties only).
     public var selectedLabel: String
 
-    public init<Option: GuitarOption>(_ type: Option.Type, selected: Option) {
+    /// - Parameter isSoldOut: whether an option's wood is out of stock (only woods can be).
+    public init<Option: GuitarOption>(
+        _ type: Option.Type, selected: Option, isSoldOut: (Option) -> Bool = { _ in false }
+    ) {
         field = Option.field.rawValue
         title = Option.field.title
         options = Option.allCases.map { option in
@@ -18,7 +21,8 @@ public struct Picker: Hashable, Sendable {
                 value: option.rawValue,
                 label: option.pricedName,
                 inputID: "\(Option.field.rawValue)-\(option.rawValue)",
-                isSelected: option == selected
+                isSelected: option == selected,
+                isSoldOut: isSoldOut(option)
             )
         }
         selectedLabel = selected.pricedName
@@ -32,4 +36,6 @@ public struct PickerOption: Hashable, Sendable {
     /// The element id of the radio input, unique on the page so that its label can point at it.
     public var inputID: String
     public var isSelected: Bool
+    /// Its wood is out of stock: still choosable, marked so that nobody is surprised at checkout.
+    public var isSoldOut: Bool = false
 }

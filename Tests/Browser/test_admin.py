@@ -1,6 +1,6 @@
 """The workshop's admin in a real browser, with and without JavaScript: signing in, a wood that
-ran out restocked while a customer's checkout is open (the customer's page turns orderable without
-a reload), an order found, cancelled and shown cancelled live on the customer's order page, and a
+ran out marked on the builder and restocked while a customer's checkout is open (the customer's
+page turns orderable, and another's builder drops the mark, without a reload), an order found, cancelled and shown cancelled live on the customer's order page, and a
 discount code added and expired; every admin page passes axe."""
 
 from __future__ import annotations
@@ -40,7 +40,10 @@ def adjust(admin, anchor: str, change: int, note: str) -> None:
     row.find_element(By.NAME, "change").send_keys(str(change))
     row.find_element(By.NAME, "note").send_keys(note)
     row.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(admin, WAIT).until(lambda d: in_stock(d, anchor) == before + change)
+    # The post answers with the stock page again: the old one goes first.
+    WebDriverWait(admin, WAIT).until(EC.staleness_of(row))
+    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, anchor)))
+    assert in_stock(admin, anchor) == before + change
 
 
 def audit(admin, name: str, audited: dict[str, list[str]]) -> None:
@@ -69,10 +72,19 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     assert "Out of stock" in admin.find_element(By.ID, anchor).text
     audit(admin, "stock", audited)
 
-    # A customer (with JavaScript: the page is live) checks out a guitar that needs one.
+    # A customer (with JavaScript: the page is live) keeps the builder open meanwhile.
+    watcher = new_browser(js=True)
+    watcher.get(base_url + "/")
+    wait_live(watcher)
+    assert "(out of stock)" in watcher.find_element(By.CSS_SELECTOR, "label[for=fretboard-blackLimba]").text
+
+    # Another checks out a guitar that needs one.
     customer = new_browser(js=True)
     customer.get(base_url + "/")
     wait_live(customer)
+    # The builder marks the wood out of stock; it can still be chosen.
+    label = customer.find_element(By.CSS_SELECTOR, "label[for=fretboard-blackLimba]")
+    assert "(out of stock)" in label.text, label.text
     click_label(customer, "fretboard", "blackLimba")
     wait_for_guitar(customer, dict(DEFAULT, fretboard="blackLimba"))
     click(customer, "#checkout-form button[type=submit]")
@@ -84,6 +96,9 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     # Restocked: the customer's checkout turns orderable without a reload.
     adjust(admin, anchor, 1, "Found one in the back")
     WebDriverWait(customer, WAIT).until(EC.text_to_be_present_in_element((By.ID, "order-button"), "Order now"))
+    # And a second customer's builder, open all along, drops the mark without a reload.
+    WebDriverWait(watcher, WAIT).until_not(
+        EC.text_to_be_present_in_element((By.CSS_SELECTOR, "label[for=fretboard-blackLimba]"), "(out of stock)"))
     assert "Found one in the back" in admin.find_element(By.ID, "stock-adjustments").text
     click(customer, "#order-button")
     link = WebDriverWait(customer, WAIT).until(EC.presence_of_element_located((By.ID, "order-link")))
@@ -97,7 +112,8 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     audit(admin, "orders", audited)
     admin.find_element(By.ID, "search-number").send_keys(number[-4:].lower())
     click(admin, "#order-search button[type=submit]")
-    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.LINK_TEXT, number))).click()
+    WebDriverWait(admin, WAIT).until(EC.url_contains("number="))
+    WebDriverWait(admin, WAIT).until(EC.element_to_be_clickable((By.LINK_TEXT, number))).click()
     WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, "cancel-form")))
     audit(admin, "order", audited)
     admin.find_element(By.ID, "cancel-note").send_keys("The customer called")

@@ -109,4 +109,54 @@ struct AdminStockControllerTests {
             #expect(try shop.store.stock(of: .fretboard(.blackLimba)) == 1)
         }
     }
+
+    @Test("a wood taken out of stock is marked in every open builder, live, and in new ones; restocked, the mark goes")
+    func buildersMarkWhatIsOutOfStock() async throws {
+        try await TestShop.run(configure: AdminControllerTests.configure) { app, _ in
+            let cookie = try await app.newSession()
+            let stream = try await app.openEventStream(cookie: cookie)
+            _ = try await stream.nextEvent()  // retry
+            let (_, opening) = try await stream.nextPatch()
+            #expect(opening.html("picker-body")?.contains("(out of stock)") == false)
+
+            #expect(try await Self.adjust(app, "wood=body/koa&change=-6&note=Water+damage").status == 303)
+            let (_, marked) = try await stream.nextPatch()
+            #expect(marked.targets == ["picker-body"])
+            let body = try #require(marked.html("picker-body"))
+            #expect(body.contains("for=\"body-koa\">Koa (+$100) <span class=\"option-note\">(out of stock)</span>"))
+            #expect(body.components(separatedBy: "(out of stock)").count == 2)
+            // A builder opened now shows it too.
+            let newcomer = try await app.get("/")
+            #expect(newcomer.text.contains("(out of stock)"))
+
+            #expect(try await Self.adjust(app, "wood=body/koa&change=2&note=Delivery").status == 303)
+            let (_, restocked) = try await stream.nextPatch()
+            #expect(restocked.html("picker-body")?.contains("(out of stock)") == false)
+            // A change that leaves every wood in stock changes no picker: nothing more is sent.
+            #expect(try await Self.adjust(app, "wood=body/koa&change=1&note=Found+one").status == 303)
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let (_, next) = try await stream.nextPatch()
+            #expect(!next.targets.contains("picker-body"))
+            await stream.close()
+        }
+    }
+
+    @Test("an order that takes the last piece of a wood marks it in another customer's open builder")
+    func anOrderTakingTheLastPieceMarksIt() async throws {
+        try await TestShop.run(configure: AdminControllerTests.configure) { app, shop in
+            try shop.store.setStock(of: .fretboard(.blackLimba), to: 1)
+            let watcher = try await app.newSession()
+            let stream = try await app.openEventStream(cookie: watcher)
+            _ = try await stream.nextEvent()  // retry
+            _ = try await stream.nextPatch()  // the opening
+            let buyer = try await CheckoutControllerTests.checkedOut(app, guitar: "fretboard=blackLimba")
+            #expect(try await app.scriptPost("/checkout/order", form: "", cookie: buyer).status == 204)
+            let (_, marked) = try await stream.nextPatch()
+            #expect(marked.targets == ["picker-fretboard"])
+            #expect(
+                marked.html("picker-fretboard")?.contains(
+                    "Black Limba (+$120) <span class=\"option-note\">(out of stock)") == true)
+            await stream.close()
+        }
+    }
 }

@@ -15,6 +15,9 @@ public enum BuildAction: Hashable, Sendable, Codable {
     case checkoutFailed(String)
     /// The customer left the checkout (or ordered and dismissed it).
     case checkoutEnded
+    /// The woods out of stock now (an order took the last piece, the workshop restocked one):
+    /// the pickers mark them.
+    case stockChanged(soldOut: Set<StockedWood>)
 }
 
 /// What a checkout is asked for: the guitars, where from, and the cart's code if it has one.

@@ -10,6 +10,8 @@ public struct BuildOutput: Hashable, Sendable {
     public var artwork: GuitarArtwork
     public var description: String
     public var pickers: [Picker]
+    /// The woods the pickers mark out of stock (what a cached page is told apart by).
+    public var soldOut: Set<StockedWood>
     public var price: String
     public var checkoutButton: CheckoutButton
     /// The id of the session's checkout; a new one means "go to the checkout page".
@@ -20,7 +22,8 @@ public struct BuildOutput: Hashable, Sendable {
         self.guitar = guitar
         artwork = GuitarArtwork(guitar: guitar)
         description = guitar.description
-        pickers = Picker.all(for: guitar)
+        pickers = Picker.all(for: guitar, soldOut: state.soldOut)
+        soldOut = state.soldOut
         price = guitar.price.formatted()
         checkoutButton = CheckoutButton(price: price, phase: state.checkoutPhase)
         checkoutID = state.checkout?.id

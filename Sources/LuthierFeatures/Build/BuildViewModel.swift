@@ -49,6 +49,11 @@ public final class BuildViewModel: Sendable {
         }
     }
 
+    /// The stock input: the woods out of stock now, which the pickers mark.
+    public func stockChanged(soldOut: Set<StockedWood>) {
+        store.send(.stockChanged(soldOut: soldOut))
+    }
+
     /// Applies one input.
     public func send(_ action: BuildAction) async {
         store.send(action)

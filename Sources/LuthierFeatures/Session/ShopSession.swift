@@ -38,10 +38,13 @@ public final class ShopSession: Sendable {
     private let onBuilderActed: @Sendable (Guitar) -> Void
 
     /// The shop of `snapshot`: a new one (standard guitar, empty cart) or one restored.
+    ///
+    /// - Parameter soldOut: the woods out of stock now, which the builder's pickers mark.
     public init(
         snapshot: SessionSnapshot,
         environment: LuthierEnvironment,
         discounts: DiscountBook,
+        soldOut: Set<StockedWood> = [],
         analytics: AnalyticsQueue,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
@@ -49,7 +52,8 @@ public final class ShopSession: Sendable {
         analyticsKey = snapshot.analyticsKey
         taps = environment.taps
         build = BuildViewModel(
-            state: BuildState(guitar: snapshot.guitar), environment: environment, sessionKey: snapshot.orderKey,
+            state: BuildState(guitar: snapshot.guitar, soldOut: soldOut), environment: environment,
+            sessionKey: snapshot.orderKey,
             restoredCheckout: snapshot.checkout)
         cart = CartViewModel(
             cart: snapshot.cart, discount: snapshot.discount, discounts: discounts,

@@ -88,6 +88,9 @@ public func buildApplicationWithServices(
         traceSteps: configuration.sessionTraceSteps,
         onBuilderActed: builderActed
     )
+    // The woods out of stock at start-up, which every builder marks (a store that cannot be read
+    // now marks none; the next change of stock tells them).
+    if let levels = try? await admin.stockLevels() { registry.stockChanged(to: levels) }
     let feed = KioskFeed(
         environment: showroomEnvironment, floor: floor, builds: builds, counters: { registry.counters() })
     let showroom = Showroom(floor: floor, feed: feed, renderer: renderer, taps: showroomEnvironment.taps)
@@ -201,7 +204,8 @@ public func buildRouter(
         orderLimits: OrderLimits(
             perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
             perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock)),
-        metrics: services.metrics
+        metrics: services.metrics,
+        stockLevels: services.admin.stockLevels
     )
     let orders = OrderController(
         sessions: sessions,

@@ -72,10 +72,12 @@ struct BuildController: Sendable {
 
 /// What the builder template shows.
 struct BuilderPage: Sendable {
-    /// What the page is cached by: the builder's output follows from the guitar, the checkout
-    /// button and the checkout's id, and these hash far faster than the drawn picture.
+    /// What the page is cached by: the builder's output follows from the guitar, the woods out of
+    /// stock, the checkout button and the checkout's id, and these hash far faster than the drawn
+    /// picture.
     struct Key: Hashable, Sendable {
         let guitar: Guitar
+        let soldOut: Set<StockedWood>
         let checkoutButton: CheckoutButton
         let checkoutID: String?
         let cart: CartOutput
@@ -87,6 +89,8 @@ struct BuilderPage: Sendable {
     var frozen: FrozenMoment? = nil
 
     var key: Key {
-        Key(guitar: output.guitar, checkoutButton: output.checkoutButton, checkoutID: output.checkoutID, cart: cart)
+        Key(
+            guitar: output.guitar, soldOut: output.soldOut, checkoutButton: output.checkoutButton,
+            checkoutID: output.checkoutID, cart: cart)
     }
 }

@@ -15,6 +15,8 @@ struct CheckoutController: Sendable {
     let orderLimits: OrderLimits
     /// Counts the orders placed.
     let metrics: ShopMetrics
+    /// The stock after an order, so that a wood it took the last of is marked in every builder.
+    let stockLevels: @Sendable () async throws -> [StockLevel]
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -92,6 +94,8 @@ struct CheckoutController: Sendable {
             if taken != nil {
                 metrics.orderPlaced(guitars: model.checkout.guitarCount)
                 await sessions.rotate(session, once: model.checkout.id)
+                // A failed read leaves the builders as they were; the order stands.
+                if let levels = try? await stockLevels() { sessions.registry.orderTookStock(levels) }
             }
         } catch let failure as CheckoutViewModel.OrderFailure {
             taken?.giveBack()

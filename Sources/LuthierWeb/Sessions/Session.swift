@@ -52,6 +52,7 @@ public final class Session: Sendable {
         snapshot: SessionSnapshot,
         environment: LuthierEnvironment,
         discounts: DiscountBook,
+        soldOut: Set<StockedWood> = [],
         analytics: AnalyticsQueue,
         renderer: PageRenderer,
         logger: Logger,
@@ -60,7 +61,8 @@ public final class Session: Sendable {
     ) {
         identity = Mutex(id)
         shop = ShopSession(
-            snapshot: snapshot, environment: environment, discounts: discounts, analytics: analytics,
+            snapshot: snapshot, environment: environment, discounts: discounts, soldOut: soldOut,
+            analytics: analytics,
             onBuilderActed: onBuilderActed)
         self.renderer = renderer
         store = environment.sessions

@@ -29,6 +29,8 @@ public final class SessionRegistry: Sendable {
     private let environment: LuthierEnvironment
     /// The codes the shop offers now, shared by every session's cart.
     public let discounts: DiscountBook
+    /// The woods out of stock now, which every session's builder marks.
+    private let soldOut = Mutex<Set<StockedWood>>([])
     let logger: Logger
     private let onBuilderActed: @Sendable (Guitar) -> Void
     /// The tap events each session's recorder keeps.
@@ -111,18 +113,44 @@ public final class SessionRegistry: Sendable {
 
     /// The kiosk's counters: guitars in the carts of the sessions in memory, and how many they are.
     /// The workshop's stock changed (the admin restocked or corrected a wood, or cancelled an
-    /// order): every live session's open checkout asks again whether its guitars can be built.
-    /// Returns how many checkouts were told. Rare, so walking the sessions is fine.
+    /// order): every live session's open checkout asks again whether its guitars can be built,
+    /// and, when the woods out of stock are others than before, every builder's pickers mark the
+    /// new ones (sessions made later start with them). Returns how many checkouts were told.
+    /// Rare, so walking the sessions is fine.
     @discardableResult
-    public func stockChanged() -> Int {
+    public func stockChanged(to levels: [StockLevel]) -> Int {
+        let soldOut = Set(levels.filter { $0.inStock == 0 }.map(\.wood))
+        let changed = self.soldOut.withLock { current in
+            defer { current = soldOut }
+            return current != soldOut
+        }
         var told = 0
+        // The page a visitor without a session sees is the blank session's.
+        if changed { blank.build.stockChanged(soldOut: soldOut) }
         for session in liveSessions {
+            if changed { session.build.stockChanged(soldOut: soldOut) }
             guard let checkout = session.build.currentCheckout else { continue }
             checkout.stockChanged()
             told += 1
         }
         return told
     }
+
+    /// An order took wood out of stock: when that left a wood with none, every builder marks it.
+    /// (Open checkouts learn it when they order; their availability was right when they began.)
+    public func orderTookStock(_ levels: [StockLevel]) {
+        let soldOut = Set(levels.filter { $0.inStock == 0 }.map(\.wood))
+        let changed = self.soldOut.withLock { current in
+            defer { current = soldOut }
+            return current != soldOut
+        }
+        guard changed else { return }
+        blank.build.stockChanged(soldOut: soldOut)
+        for session in liveSessions { session.build.stockChanged(soldOut: soldOut) }
+    }
+
+    /// The woods out of stock, as last told.
+    public var soldOutWoods: Set<StockedWood> { soldOut.withLock { $0 } }
 
     /// The shop's discount codes changed: every live session's cart judges its applied code again.
     public func discountsChanged(to codes: [DiscountCode]) {
@@ -231,6 +259,7 @@ public final class SessionRegistry: Sendable {
             snapshot: snapshot,
             environment: environment,
             discounts: discounts,
+            soldOut: soldOut.withLock { $0 },
             analytics: analytics,
             renderer: renderer,
             logger: logger,
