@@ -8,6 +8,7 @@ extension WorkshopAdminClient {
     public static func live(store: WorkshopStore) -> WorkshopAdminClient {
         WorkshopAdminClient(
             stockLevels: { try await store.asyncRead { db in try WorkshopStore.stockLevels(in: db) } },
+            soldOut: { try await store.asyncRead { db in try WorkshopStore.soldOut(in: db) } },
             adjustStock: { wood, change, note in
                 try await store.asyncWrite { db in try store.adjustStock(of: wood, by: change, note: note, in: db) }
             },

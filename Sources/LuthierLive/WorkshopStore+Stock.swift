@@ -97,6 +97,14 @@ extension WorkshopStore {
         }
     }
 
+    /// The stock lines with nothing in stock (the `wood_stock` table alone).
+    static func soldOut(in db: Database) throws -> Set<StockedWood> {
+        Set(
+            try Row.fetchAll(db, sql: "SELECT kind, wood FROM wood_stock WHERE quantity <= 0").compactMap { row in
+                StockedWood(id: "\(row["kind"] as String)/\(row["wood"] as String)")
+            })
+    }
+
     static func stockAdjustments(limit: Int, in db: Database) throws -> [StockAdjustment] {
         try Row.fetchAll(
             db,

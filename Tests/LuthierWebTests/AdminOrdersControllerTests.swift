@@ -57,7 +57,6 @@ struct AdminOrdersControllerTests {
 
     @Test("cancelling at wood selection returns the woods, and the customer's order page says so live")
     func cancellingIsLive() async throws {
-        let log = LogCapture()
         try await KioskControllerTests.runMovingShop(configure: Self.configure) { app, shop in
             let (_, number, key) = try await KioskControllerTests.placeOrder(app, shop: shop)
             let stock = try shop.store.stockLevels()
@@ -93,7 +92,6 @@ struct AdminOrdersControllerTests {
             let unknown = try await app.post("/admin/orders/LU-222222/cancel", form: "note=x", headers: Self.bearer)
             #expect(unknown.status == 404)
         }
-        _ = log
     }
 
     @Test("past wood selection an order cannot be cancelled; a pickup ready for pickup is marked collected")

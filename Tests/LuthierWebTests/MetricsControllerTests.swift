@@ -111,7 +111,7 @@ struct MetricsControllerTests {
 
     @Test("what the store wrote, the rates served, the stages and the streams move by what a session did")
     func storeRatesStagesAndStreams() async throws {
-        try await TestShop.run(configure: AdminControllerTests.configure) { app, shop in
+        try await TestShop.run(configure: AdminControllerTests.configure) { app, _ in
             let cookie = try await CheckoutControllerTests.checkedOut(app)
             let stream = try await app.openEventStream(cookie: cookie)
             _ = try await stream.nextEvent()  // retry
@@ -141,7 +141,6 @@ struct MetricsControllerTests {
             #expect(samples["luthier_store_lock_waits_total"] == 0)
             #expect(samples["luthier_conflated_patches_total"] != nil)
             await stream.close()
-            _ = shop
         }
     }
 }

@@ -11,6 +11,9 @@ import LuthierDomain
 public struct WorkshopAdminClient: Sendable {
     /// Every stock line, in the pickers' order.
     public var stockLevels: @Sendable () async throws -> [StockLevel]
+    /// The stock lines with nothing in stock: what the builders mark. Asked after every order, so
+    /// it reads the stock alone, never the orders.
+    public var soldOut: @Sendable () async throws -> Set<StockedWood>
     /// Books a change of one wood's stock with a note; returns it as booked.
     public var adjustStock:
         @Sendable (_ wood: StockedWood, _ change: Int, _ note: String) async throws -> StockAdjustment
@@ -36,6 +39,7 @@ public struct WorkshopAdminClient: Sendable {
 
     public init(
         stockLevels: @escaping @Sendable () async throws -> [StockLevel],
+        soldOut: @escaping @Sendable () async throws -> Set<StockedWood>,
         adjustStock: @escaping @Sendable (StockedWood, Int, String) async throws -> StockAdjustment,
         stockAdjustments: @escaping @Sendable (Int) async throws -> [StockAdjustment],
         orders: @escaping @Sendable (OrderStatus?, String?, Int) async throws -> [Order],
@@ -48,6 +52,7 @@ public struct WorkshopAdminClient: Sendable {
         expireDiscountCode: @escaping @Sendable (String) async throws -> [DiscountCode]
     ) {
         self.stockLevels = stockLevels
+        self.soldOut = soldOut
         self.adjustStock = adjustStock
         self.stockAdjustments = stockAdjustments
         self.orders = orders
@@ -66,6 +71,7 @@ public struct WorkshopAdminClient: Sendable {
         @Sendable func fail(_ name: String) -> WorkshopClient.Unimplemented { WorkshopClient.Unimplemented(name: name) }
         return WorkshopAdminClient(
             stockLevels: { throw fail("stockLevels") },
+            soldOut: { throw fail("soldOut") },
             adjustStock: { _, _, _ in throw fail("adjustStock") },
             stockAdjustments: { _ in throw fail("stockAdjustments") },
             orders: { _, _, _ in throw fail("orders") },

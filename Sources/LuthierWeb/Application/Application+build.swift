@@ -90,7 +90,7 @@ public func buildApplicationWithServices(
     )
     // The woods out of stock at start-up, which every builder marks (a store that cannot be read
     // now marks none; the next change of stock tells them).
-    if let levels = try? await admin.stockLevels() { registry.stockChanged(to: levels) }
+    if let woods = try? await admin.soldOut() { registry.stockChanged(soldOut: woods) }
     let feed = KioskFeed(
         environment: showroomEnvironment, floor: floor, builds: builds, counters: { registry.counters() })
     let showroom = Showroom(floor: floor, feed: feed, renderer: renderer, taps: showroomEnvironment.taps)
@@ -205,7 +205,7 @@ public func buildRouter(
             perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
             perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock)),
         metrics: services.metrics,
-        stockLevels: services.admin.stockLevels
+        soldOut: services.admin.soldOut
     )
     let orders = OrderController(
         sessions: sessions,

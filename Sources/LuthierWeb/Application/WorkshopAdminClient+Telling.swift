@@ -11,11 +11,11 @@ extension WorkshopAdminClient {
     func telling(floor: WorkshopFloor, sessions: SessionRegistry) -> WorkshopAdminClient {
         var client = self
         let adjustStock = adjustStock
-        let stockLevels = stockLevels
-        // What every screen learns of a stock change: the levels as they are after it (a failed
+        let soldOut = soldOut
+        // What every screen learns of a stock change: the woods out of stock after it (a failed
         // read leaves the screens as they were; the change itself is written).
         let tellStock: @Sendable () async -> Void = {
-            if let levels = try? await stockLevels() { sessions.stockChanged(to: levels) }
+            if let woods = try? await soldOut() { sessions.stockChanged(soldOut: woods) }
         }
         client.adjustStock = { wood, change, note in
             let booked = try await adjustStock(wood, change, note)

@@ -15,8 +15,9 @@ struct CheckoutController: Sendable {
     let orderLimits: OrderLimits
     /// Counts the orders placed.
     let metrics: ShopMetrics
-    /// The stock after an order, so that a wood it took the last of is marked in every builder.
-    let stockLevels: @Sendable () async throws -> [StockLevel]
+    /// The woods out of stock after an order, so that one it took the last of is marked in every
+    /// builder.
+    let soldOut: @Sendable () async throws -> Set<StockedWood>
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -95,7 +96,7 @@ struct CheckoutController: Sendable {
                 metrics.orderPlaced(guitars: model.checkout.guitarCount)
                 await sessions.rotate(session, once: model.checkout.id)
                 // A failed read leaves the builders as they were; the order stands.
-                if let levels = try? await stockLevels() { sessions.registry.orderTookStock(levels) }
+                if let woods = try? await soldOut() { sessions.registry.orderTookStock(soldOut: woods) }
             }
         } catch let failure as CheckoutViewModel.OrderFailure {
             taken?.giveBack()

@@ -118,8 +118,7 @@ public final class SessionRegistry: Sendable {
     /// new ones (sessions made later start with them). Returns how many checkouts were told.
     /// Rare, so walking the sessions is fine.
     @discardableResult
-    public func stockChanged(to levels: [StockLevel]) -> Int {
-        let soldOut = Set(levels.filter { $0.inStock == 0 }.map(\.wood))
+    public func stockChanged(soldOut: Set<StockedWood>) -> Int {
         let changed = self.soldOut.withLock { current in
             defer { current = soldOut }
             return current != soldOut
@@ -138,8 +137,7 @@ public final class SessionRegistry: Sendable {
 
     /// An order took wood out of stock: when that left a wood with none, every builder marks it.
     /// (Open checkouts learn it when they order; their availability was right when they began.)
-    public func orderTookStock(_ levels: [StockLevel]) {
-        let soldOut = Set(levels.filter { $0.inStock == 0 }.map(\.wood))
+    public func orderTookStock(soldOut: Set<StockedWood>) {
         let changed = self.soldOut.withLock { current in
             defer { current = soldOut }
             return current != soldOut
