@@ -27,7 +27,7 @@ extension LuthierEnvironment {
 public struct LiveSystem: Sendable {
     public let environment: LuthierEnvironment
     /// The workshop as its owner runs it, on the same store. Apart from the environment, which
-    /// every session holds copies of: the admin's eleven calls would cost each session its bytes.
+    /// every session holds copies of: the admin's dozen calls would cost each session their bytes.
     public let admin: WorkshopAdminClient
     public let store: WorkshopStore
     private let httpClient: HTTPClient?
