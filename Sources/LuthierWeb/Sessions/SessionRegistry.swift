@@ -111,7 +111,6 @@ public final class SessionRegistry: Sendable {
     /// test verifies each session's state after its run).
     var liveSessions: [Session] { sessions.withLock { Array($0.values) } }
 
-    /// The kiosk's counters: guitars in the carts of the sessions in memory, and how many they are.
     /// The workshop's stock changed (the admin restocked or corrected a wood, or cancelled an
     /// order): every live session's open checkout asks again whether its guitars can be built,
     /// and, when the woods out of stock are others than before, every builder's pickers mark the
@@ -119,15 +118,10 @@ public final class SessionRegistry: Sendable {
     /// Rare, so walking the sessions is fine.
     @discardableResult
     public func stockChanged(soldOut: Set<StockedWood>) -> Int {
-        let changed = self.soldOut.withLock { current in
-            defer { current = soldOut }
-            return current != soldOut
-        }
+        let sessions = liveSessions
+        mark(soldOut, in: sessions)
         var told = 0
-        // The page a visitor without a session sees is the blank session's.
-        if changed { blank.build.stockChanged(soldOut: soldOut) }
-        for session in liveSessions {
-            if changed { session.build.stockChanged(soldOut: soldOut) }
+        for session in sessions {
             guard let checkout = session.build.currentCheckout else { continue }
             checkout.stockChanged()
             told += 1
@@ -138,13 +132,19 @@ public final class SessionRegistry: Sendable {
     /// An order took wood out of stock: when that left a wood with none, every builder marks it.
     /// (Open checkouts learn it when they order; their availability was right when they began.)
     public func orderTookStock(soldOut: Set<StockedWood>) {
+        mark(soldOut, in: liveSessions)
+    }
+
+    /// Remembers `soldOut` and, when it differs from what was remembered, tells every builder of
+    /// `sessions` and the blank session's (the page a visitor without a session sees).
+    private func mark(_ soldOut: Set<StockedWood>, in sessions: [Session]) {
         let changed = self.soldOut.withLock { current in
             defer { current = soldOut }
             return current != soldOut
         }
         guard changed else { return }
         blank.build.stockChanged(soldOut: soldOut)
-        for session in liveSessions { session.build.stockChanged(soldOut: soldOut) }
+        for session in sessions { session.build.stockChanged(soldOut: soldOut) }
     }
 
     /// The woods out of stock, as last told.
@@ -156,6 +156,7 @@ public final class SessionRegistry: Sendable {
         for session in liveSessions { session.cart.discountsChanged() }
     }
 
+    /// The kiosk's counters: guitars in the carts of the sessions in memory, and how many they are.
     public func counters() -> KioskCounters {
         let live = sessions.withLock { Array($0.values) }
         return KioskCounters(
