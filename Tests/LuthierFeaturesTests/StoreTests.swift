@@ -66,6 +66,24 @@ private final class SinkLog: Sendable {
         #expect(store.subscriberCount == 0)
     }
 
+    /// The deadlock an order page's stream met on closing (2026-11-24, from gdb on a hung run): a
+    /// send held the store's lock while yielding to a reader's stream, which needs the reader
+    /// task's status lock; the reader, cancelled at that moment on another thread, held its status
+    /// lock and ran its stream's termination, which waited for the store's lock. Each round races
+    /// a reader's cancellation against a burst of sends; afterwards the reader is gone.
+    @Test func aReaderCancelledWhileTheStoreYieldsToItNeverDeadlocks() async {
+        for _ in 0..<2_000 {
+            let store = Self.store()
+            let reader = Task { for await _ in store.states() {} }
+            while store.subscriberCount == 0 { await Task.yield() }
+            let sender = Task.detached { for _ in 0..<20 { store.send(.add(1)) } }
+            reader.cancel()
+            await sender.value
+            await reader.value
+            #expect(store.subscriberCount == 0)
+        }
+    }
+
     @Test func aSinkGetsTheCurrentStateAtOnceThenEveryDistinctChangeInOrder() {
         let store = Self.store(1)
         let log = SinkLog()

@@ -24,6 +24,8 @@ public final class Store<R: Reducer>: Sendable {
 
     private let reducer: R
     private let core: Mutex<Core>
+    /// Readers whose stream ended while another held `core` (see `readerEnded`).
+    private let endedReaders: Mutex<[Int]>
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
     /// Where the store tells what it does, for the inspector and `LOG_LEVEL=trace`: each input
@@ -43,6 +45,7 @@ public final class Store<R: Reducer>: Sendable {
     ) {
         self.reducer = reducer
         core = Mutex(Core(state: initialState))
+        endedReaders = Mutex([])
         self.feedback = feedback
         self.tap = tap
         self.trace = trace
@@ -59,9 +62,32 @@ public final class Store<R: Reducer>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.core.withLock { $0.readers.remove(id) }
+            self?.readerEnded(id)
         }
         return stream
+    }
+
+    /// Forgets a reader whose stream ended, without ever waiting for the store's lock.
+    ///
+    /// A stream ends when its reading task is cancelled, and the runtime runs this while it holds
+    /// that task's status lock. A send may at that moment hold the store's lock while yielding to
+    /// this very stream, which needs the same task's status lock: waiting here would deadlock them
+    /// both (it did: an order page closing as an order was placed stopped the workshop floor).
+    /// So the reader is removed at once if the lock is free, and otherwise by the next holder of
+    /// the lock (`dropEndedReaders`); meanwhile a yield to it is a no-op.
+    private func readerEnded(_ id: Int) {
+        let removed: Void? = core.withLockIfAvailable { $0.readers.remove(id) }
+        if removed == nil { endedReaders.withLock { $0.append(id) } }
+    }
+
+    /// Removes the readers whose end could not take the lock. Called holding it; the two locks are
+    /// only ever taken in this order (the store's, then this list's).
+    private func dropEndedReaders(_ core: inout Core) {
+        let ended = endedReaders.withLock { ended -> [Int] in
+            defer { ended = [] }
+            return ended
+        }
+        for id in ended { core.readers.remove(id) }
     }
 
     /// Calls `receive` with the state now and with every later distinct one, serially and in order,
@@ -96,6 +122,7 @@ public final class Store<R: Reducer>: Sendable {
 
     private func lockedApply(_ action: Action, fedBack: Bool) throws(R.Refusal) -> (Sent, BroadcastDelivery<State>) {
         try core.withLock { (core) throws(R.Refusal) -> (Sent, BroadcastDelivery<State>) in
+            dropEndedReaders(&core)
             guard !core.isClosed else { return (Sent(state: core.state, tasks: []), BroadcastDelivery(sinks: [])) }
             var next = core.state
             let effect: Effect<Action>
@@ -170,7 +197,12 @@ public final class Store<R: Reducer>: Sendable {
     }
 
     /// How many readers follow the states (used to prove streams are released).
-    public var subscriberCount: Int { core.withLock { $0.readers.count } }
+    public var subscriberCount: Int {
+        core.withLock { core in
+            dropEndedReaders(&core)
+            return core.readers.count
+        }
+    }
 
     /// Effects in flight now.
     public var runningEffects: Int { core.withLock { $0.running.count } }
