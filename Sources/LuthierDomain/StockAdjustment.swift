@@ -23,4 +23,15 @@ public struct StockAdjustment: Hashable, Sendable, Codable {
 
     /// How long a note may be, in characters.
     public static let longestNote = 200
+
+    /// `text` as an admin's note (a stock adjustment's, a cancellation's): trimmed, 1–`longestNote`
+    /// characters on one line, no control characters; nil when it is not one. The one rule for the
+    /// admin's forms and the command line alike.
+    public static func note(_ text: String) -> String? {
+        let note = text.trimmingCharacters(in: .whitespaces)
+        guard !note.isEmpty, note.count <= longestNote, !note.contains(where: \.isNewline),
+            !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return note
+    }
 }

@@ -63,7 +63,7 @@ extension WorkshopStore {
     static func stockLevels(in db: Database) throws -> [StockLevel] {
         var inStock: [StockedWood: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, wood, quantity FROM wood_stock") {
-            if let wood = StockedWood(id: "\(row["kind"] as String)/\(row["wood"] as String)") {
+            if let wood = stockedWood(in: row) {
                 inStock[wood] = row["quantity"]
             }
         }
@@ -101,8 +101,13 @@ extension WorkshopStore {
     static func soldOut(in db: Database) throws -> Set<StockedWood> {
         Set(
             try Row.fetchAll(db, sql: "SELECT kind, wood FROM wood_stock WHERE quantity <= 0").compactMap { row in
-                StockedWood(id: "\(row["kind"] as String)/\(row["wood"] as String)")
+                stockedWood(in: row)
             })
+    }
+
+    /// The stock line a row's `kind` and `wood` columns name, if this version knows it.
+    private static func stockedWood(in row: Row) -> StockedWood? {
+        StockedWood(id: "\(row["kind"] as String)/\(row["wood"] as String)")
     }
 
     static func stockAdjustments(limit: Int, in db: Database) throws -> [StockAdjustment] {
@@ -111,7 +116,7 @@ extension WorkshopStore {
             sql: "SELECT * FROM stock_adjustments ORDER BY made_at DESC, id DESC LIMIT ?",
             arguments: [max(0, limit)]
         ).compactMap { row in
-            guard let wood = StockedWood(id: "\(row["kind"] as String)/\(row["wood"] as String)") else { return nil }
+            guard let wood = stockedWood(in: row) else { return nil }
             return StockAdjustment(
                 wood: wood, change: row["change"], inStockAfter: row["quantity_after"], note: row["note"],
                 madeAt: date(milliseconds: row["made_at"]))

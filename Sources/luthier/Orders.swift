@@ -93,8 +93,7 @@ struct Orders: AsyncParsableCommand {
         var note: String
 
         func run() async throws {
-            let note = note.trimmingCharacters(in: .whitespaces)
-            guard (1...StockAdjustment.longestNote).contains(note.count), !note.contains(where: \.isNewline) else {
+            guard let note = StockAdjustment.note(note) else {
                 throw ValidationError(
                     "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
             }

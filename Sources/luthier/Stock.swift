@@ -53,8 +53,7 @@ struct Stock: AsyncParsableCommand {
             guard let amount = Int(change.hasPrefix("+") ? String(change.dropFirst()) : change) else {
                 throw ValidationError("'\(change)' is not a whole number such as +3 or -2.")
             }
-            let note = note.trimmingCharacters(in: .whitespaces)
-            guard (1...StockAdjustment.longestNote).contains(note.count), !note.contains(where: \.isNewline) else {
+            guard let note = StockAdjustment.note(note) else {
                 throw ValidationError(
                     "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
             }

@@ -67,7 +67,7 @@ struct AdminOrdersController: Sendable {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         let number = try Self.number(in: context)
         let fields = try await forms.namedFields(["note"], of: request)
-        let note = try FormReader.note(fields["note"], maxLength: StockAdjustment.longestNote)
+        let note = try FormReader.note(fields["note"])
         let order = try await changing { try await workshop.cancelOrder(number, note) }
         logger.notice(
             "Admin cancelled an order",

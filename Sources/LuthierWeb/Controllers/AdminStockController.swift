@@ -54,7 +54,7 @@ struct AdminStockController: Sendable {
                 "Field 'change' must be a whole number from -\(StockLevel.largestChange) to "
                     + "\(StockLevel.largestChange), not 0 (+ adds to the stock, - takes away).")
         }
-        let note = try FormReader.note(fields["note"], maxLength: StockAdjustment.longestNote)
+        let note = try FormReader.note(fields["note"])
         let booked: StockAdjustment
         do {
             booked = try await workshop.adjustStock(wood, change, note)

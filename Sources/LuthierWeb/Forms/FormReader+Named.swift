@@ -1,4 +1,5 @@
 import Hummingbird
+import LuthierDomain
 
 extension FormReader {
     /// The fields of a post whose fields are all among `allowed`, each at most once, by name.
@@ -20,15 +21,12 @@ extension FormReader {
         return named
     }
 
-    /// An admin's note: required, trimmed, 1–`StockAdjustment.longestNote` characters on one line.
-    static func note(_ value: String?, field: String = "note", maxLength: Int) throws(UserFacingError) -> String {
-        let note = (value ?? "").trimmingCharacters(in: .whitespaces)
-        guard !note.isEmpty, note.count <= maxLength, !note.contains(where: \.isNewline),
-            !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+    /// An admin's note (`StockAdjustment.note`), or `422` naming the field.
+    static func note(_ value: String?, field: String = "note") throws(UserFacingError) -> String {
+        guard let note = StockAdjustment.note(value ?? "") else {
             throw UserFacingError(
                 .unprocessableContent,
-                "Field '\(field)' must say why, in 1–\(maxLength) characters on one line.")
+                "Field '\(field)' must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
         }
         return note
     }
