@@ -53,6 +53,7 @@ let package = Package(
                 "LuthierDomain",
                 "LuthierFeatures",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

@@ -24,14 +24,15 @@ struct EventStreamChannelHandlerHTTP1Tests {
         init() throws {
             let operations = channel.pipeline.syncOperations
             try operations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
-            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "luthier-empty-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: empty) }
             let catalog = try StaticAssetCatalog(directory: empty.path)
+            // As LuthierHTTP1Channel places them: the static files ahead of the conversion.
             try operations.addHandler(
                 StaticAssetChannelHandler(answers: StaticAssetAnswers(catalog: catalog, cacheControl: "")))
+            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try operations.addHandlers([handler, router])
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         }

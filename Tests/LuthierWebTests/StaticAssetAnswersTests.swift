@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import Testing
 
 @testable import LuthierWeb
@@ -8,13 +9,20 @@ import Testing
 struct StaticAssetAnswersTests {
     static let cacheControl = "public, max-age=3600"
 
-    static func request(_ path: String, _ fields: HTTPFields = [:], method: HTTPRequest.Method = .get) -> HTTPRequest {
-        HTTPRequest(method: method, scheme: "http", authority: "t", path: path, headerFields: fields)
+    /// A request as NIO's HTTP/1 decoder hands it on, which is what the answers read.
+    static func request(_ path: String, _ fields: HTTPFields = [:], method: HTTPMethod = .GET) -> HTTPRequestHead {
+        HTTPRequestHead(
+            version: .http1_1, method: method, uri: path,
+            headers: HTTPHeaders([("Host", "t")] + fields.map { ($0.name.rawName, $0.value) }))
     }
 
-    /// The field lines of a head, order aside.
+    /// The field lines of a head, order and the names' case aside.
     static func lines(_ head: HTTPResponse) -> [String] {
         head.headerFields.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
+    }
+
+    static func lines(_ head: HTTPResponseHead) -> [String] {
+        head.headers.map { "\($0.name.lowercased()): \($0.value)" }.sorted()
     }
 
     @Test("a ready answer is the middleware's answer, for every file, name, coding and method")
@@ -26,15 +34,15 @@ struct StaticAssetAnswersTests {
             var answered = 0
             for (path, asset) in catalog.everyAsset {
                 for accept in [nil, "gzip", "gzip, deflate, br", "identity", "br;q=1, gzip;q=0.5"] as [String?] {
-                    for method in [HTTPRequest.Method.get, .head] {
+                    for (method, nioMethod) in [(HTTPRequest.Method.get, HTTPMethod.GET), (.head, .HEAD)] {
                         var fields = HTTPFields()
                         if let accept { fields[.acceptEncoding] = accept }
                         let ready = try #require(
-                            answers.answer(for: Self.request("/" + path + "?v=1", fields, method: method)))
+                            answers.answer(for: Self.request("/" + path + "?v=1", fields, method: nioMethod)))
                         var (head, body) = StaticAssetMiddleware<LuthierRequestContext>.response(
                             for: asset, method: method, requestHeaders: fields, cacheControl: Self.cacheControl)
                         SecurityHeaders.apply(to: &head.headerFields)
-                        #expect(ready.head.status == head.status)
+                        #expect(Int(ready.head.status.code) == head.status.code)
                         #expect(Self.lines(ready.head) == Self.lines(head), "\(path) \(accept ?? "-") \(method)")
                         #expect(ready.body == body)
                         answered += 1
@@ -56,11 +64,30 @@ struct StaticAssetAnswersTests {
             #expect(answers.answer(for: Self.request("/css/site%2Ecss")) == nil)
             #expect(answers.answer(for: Self.request("/css/other.css")) == nil)
             #expect(answers.answer(for: Self.request("/")) == nil)
-            #expect(answers.answer(for: Self.request("/css/site.css", method: .post)) == nil)
+            #expect(answers.answer(for: Self.request("/css/site.css", method: .POST)) == nil)
             // Nothing acceptable: the middleware's 406.
             #expect(answers.answer(for: Self.request("/css/site.css", [.acceptEncoding: "identity;q=0"])) == nil)
             // Hidden files are in no catalog.
             #expect(answers.answer(for: Self.request("/.env")) == nil)
+        }
+    }
+
+    @Test("the common Accept-Encoding values are answered from a table that agrees with the negotiation")
+    func commonCodings() async throws {
+        try await StaticAssetFixture.with { fixture in
+            let answers = StaticAssetAnswers(catalog: try fixture.catalog(), cacheControl: Self.cacheControl)
+            let values = StaticAssetAnswers.commonAcceptEncodings + ["gzip;q=0", "br", "identity;q=0, *;q=0", "GZIP"]
+            for value in values {
+                for gzipAvailable in [false, true] {
+                    #expect(
+                        answers.coding(for: value, gzipAvailable: gzipAvailable)
+                            == ContentCoding.negotiate(acceptEncoding: value, gzipAvailable: gzipAvailable),
+                        "\(value) \(gzipAvailable)")
+                }
+            }
+            #expect(answers.coding(for: "gzip, deflate, br", gzipAvailable: true) == .gzip)
+            #expect(answers.coding(for: "gzip, deflate, br", gzipAvailable: false) == .identity)
+            #expect(answers.coding(for: nil, gzipAvailable: true) == .identity)
         }
     }
 }

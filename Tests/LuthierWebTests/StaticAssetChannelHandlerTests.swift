@@ -1,6 +1,8 @@
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOEmbedded
+import NIOHTTP1
 import NIOPosix
 import Synchronization
 import Testing
@@ -96,5 +98,67 @@ struct StaticAssetChannelHandlerTests {
             #expect(page.status == 200)
             #expect(page.text.contains("<svg"))
         }
+    }
+
+    @Test("an HTTP/1.0 request without keep-alive is told `Connection: close` and closed after its file")
+    func http10Closes() async throws {
+        try await TestApp.run { app in
+            let text = try await Self.exchange(port: app.port, "GET /styles.css HTTP/1.0\r\nHost: t\r\n\r\n")
+            let head = text.components(separatedBy: "\r\n\r\n").first?.lowercased() ?? ""
+            #expect(head.hasPrefix("http/1.1 200 ok"))
+            #expect(head.contains("connection: close"))
+        }
+    }
+
+    @Test("a conditional request takes the long way here too (304), and a whole address is the router's")
+    func conditionalAndAbsoluteTargets() async throws {
+        try await TestApp.run { app in
+            let first = try await app.get("/styles.css")
+            let etag = try #require(first.header("etag"))
+            let text = try await Self.exchange(
+                port: app.port,
+                "GET /styles.css HTTP/1.1\r\nHost: t\r\nIf-None-Match: \(etag)\r\nConnection: close\r\n\r\n")
+            #expect(text.lowercased().hasPrefix("http/1.1 304 not modified"))
+            #expect(text.lowercased().contains("x-content-type-options: nosniff"))
+            let absolute = try await Self.exchange(
+                port: app.port,
+                "GET http://localhost/styles.css HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            // Answered all the same, by the router's middleware (the conversion makes it a path).
+            #expect(absolute.lowercased().hasPrefix("http/1.1 200 ok"))
+            #expect(absolute.lowercased().contains("etag: \(etag.lowercased())"))
+        }
+    }
+
+    @Test("a connection that fetches only files is guarded like any other: timed for its next head after each answer")
+    func filesOnlyConnectionsAreGuarded() throws {
+        let catalog = try StaticAssetCatalog(directory: TestApp.repositoryRoot.appendingPathComponent("Public").path)
+        let counter = ConnectionCounter(limit: 10)
+        let limits = ConnectionGuard.Limits(headerTimeout: .seconds(10), bodyTimeout: .seconds(5))
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([
+            ConnectionGuard(limits: limits, counter: counter),
+            StaticAssetChannelHandler(answers: StaticAssetAnswers(catalog: catalog, cacheControl: "")),
+        ])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        #expect(counter.current == 1)
+        for _ in 0..<3 {
+            channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+            try channel.writeInbound(
+                HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/styles.css")))
+            try channel.writeInbound(HTTPServerRequestPart.end(nil))
+            // Answered here, never passed on.
+            #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil)
+            guard case .head(let head) = try channel.readOutbound(as: HTTPServerResponsePart.self) else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(head.status == .ok)
+            while try channel.readOutbound(as: HTTPServerResponsePart.self) != nil {}
+            #expect(channel.isActive)
+        }
+        // The head time-out starts again at each answer, and runs out without a next request.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(!channel.isActive)
+        #expect(counter.current == 0)
     }
 }

@@ -58,10 +58,8 @@ struct StaticAssetFixture {
         let answers = StaticAssetAnswers(catalog: try catalog(), cacheControl: cacheControl)
         return Application(
             router: router,
-            server: .http1(
-                configuration: .init(additionalChannelHandlers: [
-                    StaticAssetChannelHandler(answers: answers)
-                ]))
+            server: .luthierHTTP1(
+                beforeConversion: { [StaticAssetChannelHandler(answers: answers)] }, afterConversion: { [] })
         )
     }
 

@@ -130,12 +130,14 @@ public func buildApplicationWithServices(
         stalledWriteTimeout: TimeAmount(configuration.stalledReaderTimeout))
     let app = Application(
         router: router,
-        server: .http1(
-            configuration: .init(additionalChannelHandlers: [
-                ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
-                StaticAssetChannelHandler(answers: staticAnswers),
-                EventStreamChannelHandler(),
-            ])),
+        server: .luthierHTTP1(
+            beforeConversion: {
+                [
+                    ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
+                    StaticAssetChannelHandler(answers: staticAnswers),
+                ]
+            },
+            afterConversion: { [EventStreamChannelHandler()] }),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
         // Shut down in reverse order, right after the server: the streams end before the stores
         // they follow are finished.

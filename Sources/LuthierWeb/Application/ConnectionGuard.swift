@@ -1,7 +1,6 @@
-import HTTPTypes
 import Logging
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import Synchronization
 
 /// Guards every connection against clients that are slow on purpose or take more than their share,
@@ -16,11 +15,14 @@ import Synchronization
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
 ///   bound it costs nothing.
+///
+/// It sits on NIO's own HTTP/1 parts, ahead of the conversion to HTTP types, so that it sees every
+/// request, including the static files answered there (``StaticAssetChannelHandler``).
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     struct Limits: Sendable {
         var headerTimeout: TimeAmount = .seconds(10)
@@ -45,7 +47,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var refused = false
     /// Requests whose head has arrived and whose answer has not ended.
     private var unanswered = 0
+    /// When the connection is closed unless what it waits for (a head, a body) has come; nil while
+    /// nothing is awaited (an answer is being made).
+    private var deadline: NIODeadline?
+    /// What `deadline` waits for, and how long it was given (for the log line).
+    private var waitingForHead = true
+    private var armedTimeout = TimeAmount.zero
+    /// One timer at a time, never later than `deadline`. Moving the deadline later (every answer,
+    /// every head) leaves it alone: when it fires early it sets itself again for what is left.
+    /// Scheduling and cancelling a timer twice per request was 8 % of the server's time answering
+    /// a stylesheet.
     private var requestTimer: Scheduled<Void>?
+    private var requestTimerFiresAt = NIODeadline.distantFuture
     private var stallTimer: Scheduled<Void>?
 
     init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
@@ -87,6 +100,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func released() {
+        deadline = nil
         requestTimer?.cancel()
         requestTimer = nil
         stallTimer?.cancel()
@@ -110,8 +124,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if refused { return }
         case .end:
             if refused { return }
-            requestTimer?.cancel()
-            requestTimer = nil
+            // The body is in: an answer in progress is not timed. An answer that has already
+            // ended (a static file answered on the head, a refusal before the body) armed the
+            // wait for the next head, which stays.
+            if unanswered > 0 { deadline = nil }
         }
         context.fireChannelRead(data)
     }
@@ -142,31 +158,50 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Closes the connection unless what it waits for arrives within `timeout`.
     private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
+        let due = context.eventLoop.now + timeout
+        deadline = due
+        waitingForHead = unanswered == 0
+        armedTimeout = timeout
+        if requestTimer == nil || requestTimerFiresAt > due { schedule(at: due, context: context) }
+    }
+
+    private func schedule(at due: NIODeadline, context: ChannelHandlerContext) {
         requestTimer?.cancel()
-        let channel = context.channel
+        requestTimerFiresAt = due
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        requestTimer = context.eventLoop.scheduleTask(deadline: due) {
+            handler.value.requestTimerFired(context: loopBoundContext.value)
+        }
+    }
+
+    private func requestTimerFired(context: ChannelHandlerContext) {
+        requestTimer = nil
+        guard let deadline else { return }
+        if context.eventLoop.now < deadline {
+            schedule(at: deadline, context: context)
+            return
+        }
         // An idle keep-alive connection closed for want of a next request is routine (debug); a
         // body that does not arrive is a client that stalls on purpose or a broken one (notice).
-        let (logger, waitingForHead) = (logger, unanswered == 0)
-        requestTimer = context.eventLoop.scheduleTask(in: timeout) {
-            logger.log(
-                level: waitingForHead ? .debug : .notice,
-                "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(timeout.nanoseconds / 1_000_000_000) s"
-            )
-            channel.close(promise: nil)
-        }
+        logger.log(
+            level: waitingForHead ? .debug : .notice,
+            "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(armedTimeout.nanoseconds / 1_000_000_000) s"
+        )
+        context.channel.close(promise: nil)
     }
 
     private func refuse(context: ChannelHandlerContext) {
         logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
         let body = ByteBuffer(string: "The server is busy; please try again in a few seconds.\n")
-        let head = HTTPResponse(
-            status: .serviceUnavailable,
-            headerFields: [
-                .contentType: "text/plain; charset=utf-8", .contentLength: String(body.readableBytes),
-                .retryAfter: String(limits.retryAfterSeconds), .connection: "close", .cacheControl: "no-store",
+        let head = HTTPResponseHead(
+            version: .http1_1, status: .serviceUnavailable,
+            headers: [
+                "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.readableBytes),
+                "Retry-After": String(limits.retryAfterSeconds), "Connection": "close", "Cache-Control": "no-store",
             ])
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
