@@ -61,6 +61,14 @@ final class EventStream: Sendable {
     /// Whether an expectation is still waiting for its patch (or its send instant).
     var isBusy: Bool { state.withLock { $0.expectation != nil } }
     var latencies: [Duration] { state.withLock { $0.latencies } }
+
+    /// The latencies so far, forgotten here (for a run that times two things one after the other).
+    func takeLatencies() -> [Duration] {
+        state.withLock { state in
+            defer { state.latencies = [] }
+            return state.latencies
+        }
+    }
     var wireBytes: Int { state.withLock { $0.wireBytes } }
 
     /// Waits for a patch with a fragment for `target` whose HTML contains `needle` ("" matches any).
