@@ -71,23 +71,4 @@ struct StaticAssetAnswersTests {
             #expect(answers.answer(for: Self.request("/.env")) == nil)
         }
     }
-
-    @Test("the common Accept-Encoding values are answered from a table that agrees with the negotiation")
-    func commonCodings() async throws {
-        try await StaticAssetFixture.with { fixture in
-            let answers = StaticAssetAnswers(catalog: try fixture.catalog(), cacheControl: Self.cacheControl)
-            let values = StaticAssetAnswers.commonAcceptEncodings + ["gzip;q=0", "br", "identity;q=0, *;q=0", "GZIP"]
-            for value in values {
-                for gzipAvailable in [false, true] {
-                    #expect(
-                        answers.coding(for: value, gzipAvailable: gzipAvailable)
-                            == ContentCoding.negotiate(acceptEncoding: value, gzipAvailable: gzipAvailable),
-                        "\(value) \(gzipAvailable)")
-                }
-            }
-            #expect(answers.coding(for: "gzip, deflate, br", gzipAvailable: true) == .gzip)
-            #expect(answers.coding(for: "gzip, deflate, br", gzipAvailable: false) == .identity)
-            #expect(answers.coding(for: nil, gzipAvailable: true) == .identity)
-        }
-    }
 }

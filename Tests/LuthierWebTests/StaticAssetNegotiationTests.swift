@@ -70,4 +70,20 @@ struct StaticAssetNegotiationTests {
     func ifNoneMatch(header: String, matches: Bool) {
         #expect(StaticAssetMiddleware<BasicRequestContext>.ifNoneMatch(header, matches: "\"abc\"") == matches)
     }
+
+    @Test("the common Accept-Encoding values are answered from a table that agrees with the parse")
+    func commonValuesFromTheTable() {
+        let values = ContentCoding.commonAcceptEncodings + ["gzip;q=0", "br", "identity;q=0, *;q=0", "GZIP"]
+        for value in values {
+            for gzipAvailable in [false, true] {
+                #expect(
+                    ContentCoding.negotiate(acceptEncoding: value, gzipAvailable: gzipAvailable)
+                        == ContentCoding.parsedNegotiation(acceptEncoding: value, gzipAvailable: gzipAvailable),
+                    "\(value) \(gzipAvailable)")
+            }
+        }
+        #expect(ContentCoding.negotiate(acceptEncoding: "gzip, deflate, br", gzipAvailable: true) == .gzip)
+        #expect(ContentCoding.negotiate(acceptEncoding: "gzip, deflate, br", gzipAvailable: false) == .identity)
+        #expect(ContentCoding.negotiate(acceptEncoding: "identity", gzipAvailable: true) == .identity)
+    }
 }

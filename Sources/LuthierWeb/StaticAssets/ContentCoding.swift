@@ -21,6 +21,37 @@ public enum ContentCoding: String, Sendable, Hashable, CaseIterable {
     ///   - gzipAvailable: whether the asset has a gzip variant at all (tiny and already-compressed files don't).
     public static func negotiate(acceptEncoding: String?, gzipAvailable: Bool = true) -> ContentCoding? {
         guard let acceptEncoding else { return .identity }
+        if let known = common[Common(acceptEncoding: acceptEncoding, gzipAvailable: gzipAvailable)] { return known }
+        return parsedNegotiation(acceptEncoding: acceptEncoding, gzipAvailable: gzipAvailable)
+    }
+
+    /// `Accept-Encoding` as Chromium, Firefox, Safari, curl (`--compressed`) and most HTTP
+    /// libraries send it.
+    static let commonAcceptEncodings = [
+        "gzip", "gzip, deflate", "deflate, gzip", "gzip, deflate, br", "gzip, deflate, br, zstd", "br, gzip, deflate",
+        "deflate, gzip, br, zstd", "identity", "*",
+    ]
+
+    struct Common: Hashable, Sendable {
+        let acceptEncoding: String
+        let gzipAvailable: Bool
+    }
+
+    /// The outcome for the common values, worked out once by the parse below: parsing the list on
+    /// every request was 4 % of the server's time answering a stylesheet, and 1 % of a page's.
+    private static let common: [Common: ContentCoding?] = {
+        var table: [Common: ContentCoding?] = [:]
+        for value in commonAcceptEncodings {
+            for gzipAvailable in [false, true] {
+                table[Common(acceptEncoding: value, gzipAvailable: gzipAvailable)] = parsedNegotiation(
+                    acceptEncoding: value, gzipAvailable: gzipAvailable)
+            }
+        }
+        return table
+    }()
+
+    /// The negotiation itself, reading the list.
+    static func parsedNegotiation(acceptEncoding: String, gzipAvailable: Bool) -> ContentCoding? {
         var gzipQuality: Double?
         var identityQuality: Double?
         var wildcardQuality: Double?

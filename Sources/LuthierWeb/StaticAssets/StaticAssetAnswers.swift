@@ -24,11 +24,6 @@ struct StaticAssetAnswers: Sendable {
     /// Per request path (`/styles.css`, `/styles.<hash>.css`): the answer per coding, and whether
     /// the file has a gzip variant (what negotiation needs).
     private let answers: [String: (byCoding: [ContentCoding: Answer], gzipAvailable: Bool)]
-    /// The negotiation's outcome for the `Accept-Encoding` values browsers and tools send, worked
-    /// out once by ``ContentCoding/negotiate(acceptEncoding:gzipAvailable:)`` (parsing the list on
-    /// every request was 4 % of the server's time answering a stylesheet); any other value is
-    /// negotiated as it comes. Keyed by the value and whether the file has a gzip variant.
-    private let commonCodings: [CodingKey: ContentCoding?]
     /// For the requests that take the long way.
     private let catalog: StaticAssetCatalog
     private let cacheControl: String
@@ -46,14 +41,6 @@ struct StaticAssetAnswers: Sendable {
             answers["/" + path] = (byCoding, asset.gzip != nil)
         }
         self.answers = answers
-        var commonCodings: [CodingKey: ContentCoding?] = [:]
-        for value in Self.commonAcceptEncodings {
-            for gzipAvailable in [false, true] {
-                commonCodings[CodingKey(acceptEncoding: value, gzipAvailable: gzipAvailable)] =
-                    ContentCoding.negotiate(acceptEncoding: value, gzipAvailable: gzipAvailable)
-            }
-        }
-        self.commonCodings = commonCodings
         self.catalog = catalog
         self.cacheControl = cacheControl
     }
@@ -80,8 +67,8 @@ struct StaticAssetAnswers: Sendable {
     private func ready(at path: Substring, for request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)?
     {
         guard let file = answers[String(path)], !request.headers.contains(name: "If-None-Match"),
-            let coding = coding(
-                for: Self.joined(request.headers["Accept-Encoding"]), gzipAvailable: file.gzipAvailable),
+            let coding = ContentCoding.negotiate(
+                acceptEncoding: Self.joined(request.headers["Accept-Encoding"]), gzipAvailable: file.gzipAvailable),
             let answer = file.byCoding[coding]
         else { return nil }
         return (answer.head, request.method == .HEAD ? nil : answer.body)
@@ -94,28 +81,6 @@ struct StaticAssetAnswers: Sendable {
         else { return nil }
         let target = request.uri[...]
         return target.firstIndex(of: "?").map { target[..<$0] } ?? target
-    }
-
-    struct CodingKey: Hashable, Sendable {
-        let acceptEncoding: String
-        let gzipAvailable: Bool
-    }
-
-    /// `Accept-Encoding` as Chromium, Firefox, Safari, curl (`--compressed`) and most HTTP
-    /// libraries send it.
-    static let commonAcceptEncodings = [
-        "gzip", "gzip, deflate", "deflate, gzip", "gzip, deflate, br", "gzip, deflate, br, zstd", "br, gzip, deflate",
-        "deflate, gzip, br, zstd", "identity", "*",
-    ]
-
-    /// What ``ContentCoding/negotiate(acceptEncoding:gzipAvailable:)`` answers, from the table
-    /// when the value is a common one.
-    func coding(for acceptEncoding: String?, gzipAvailable: Bool) -> ContentCoding? {
-        guard let acceptEncoding else { return .identity }
-        if let known = commonCodings[CodingKey(acceptEncoding: acceptEncoding, gzipAvailable: gzipAvailable)] {
-            return known
-        }
-        return ContentCoding.negotiate(acceptEncoding: acceptEncoding, gzipAvailable: gzipAvailable)
     }
 
     /// A field's lines as one list (RFC 9110 §5.3), as `HTTPFields.joinedValues` gives them.
