@@ -84,7 +84,7 @@ struct LuthierLoad: AsyncParsableCommand {
             phaseTimeout = 30
         }
         let selected = Set(phases.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        let known: Set = ["startup", "connections", "changes", "broadcast", "pages", "static"]
+        let known: Set = ["startup", "connections", "changes", "broadcast", "bare-broadcast", "pages", "static"]
         guard selected.isSubset(of: known) else {
             throw ValidationError("Unknown phase in --phases; known: \(known.sorted().joined(separator: ","))")
         }
