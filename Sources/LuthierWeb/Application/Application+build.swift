@@ -127,7 +127,8 @@ public func buildApplicationWithServices(
     let limits = ConnectionGuard.Limits(
         headerTimeout: TimeAmount(configuration.requestHeadTimeout),
         bodyTimeout: TimeAmount(configuration.requestBodyTimeout),
-        stalledWriteTimeout: TimeAmount(configuration.stalledReaderTimeout))
+        stalledWriteTimeout: TimeAmount(configuration.stalledReaderTimeout),
+        refusedHeadTimeout: TimeAmount(configuration.refusedConnectionHeadTimeout))
     let app = Application(
         router: router,
         server: .luthierHTTP1(

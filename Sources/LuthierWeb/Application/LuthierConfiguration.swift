@@ -35,6 +35,9 @@ public struct LuthierConfiguration: Sendable {
     /// How long an event-stream reader may take nothing while data waits for it before it is
     /// disconnected (it reconnects and gets the page as it is then).
     public var stalledReaderTimeout: Duration
+    /// How long a connection past `maxConnections` may take to send the head it is answered `503`
+    /// to; short, so that a flood of idle connections holds no descriptor for long.
+    public var refusedConnectionHeadTimeout: Duration = .seconds(1)
     /// The heartbeat is sent to one slice of the streams at a time, spread over the interval, so
     /// that ten thousand idle streams never all wake in the same instant (1 = all at once).
     public var heartbeatSlices: Int
