@@ -42,7 +42,7 @@ extension WorkshopStore {
         }
         guard order.status.isCancellable else { throw OrderChangeRefusal.notCancellable(number, order.status) }
         let at = now()
-        for need in Self.woodNeeds(of: order.lines) {
+        for need in WoodNeed.of(order.lines) {
             _ = try Self.book(
                 need.count, of: need.wood, inStockBefore: try Self.quantity(of: need.wood, in: db),
                 note: "Order \(number) cancelled: \(note)", at: at, in: db)

@@ -58,12 +58,8 @@ extension WorkshopStore {
             return existing
         }
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
-        // Judged on the whole order, so that two lines cannot each take the last piece.
-        let needs = Self.woodNeeds(of: request.lines)
-        var missing: [String] = []
-        for need in needs where try Self.quantity(of: need.wood, in: db) < need.count {
-            missing.append(need.wood.stockName)
-        }
+        let needs = WoodNeed.of(request.lines)
+        let missing = WoodNeed.missing(needs, stock: try Self.stock(of: needs, in: db))
         if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
         for need in needs {
             try db.execute(
@@ -73,7 +69,7 @@ extension WorkshopStore {
         }
         let order = Order(
             number: try Self.freeOrderNumber(in: db),
-            accessKey: Self.newAccessKey(),
+            accessKey: Self.newAccessKey(),  // the system's generator: a key is a secret
             checkoutID: request.checkoutID,
             lines: request.lines,
             shipping: request.shipping,
@@ -215,17 +211,12 @@ extension WorkshopStore {
             && (error.message ?? "").contains("orders.checkout_id")
     }
 
-    /// Characters of order numbers: no 0/O or 1/I, so a number read over the phone is unambiguous.
-    static let orderNumberAlphabet = Array("23456789ABCDEFGHJKLMNPQRSTUVWXYZ")
-
-    /// "LU-" and 6 random characters (32⁶ ≈ 1.07 billion numbers), redrawn on the rare collision.
+    /// A number of ``Order/newNumber(using:)`` that no order holds yet, drawn again on the rare
+    /// collision.
     static func freeOrderNumber(in db: Database) throws -> String {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<16 {
-            let characters = (0..<6).map { _ in
-                orderNumberAlphabet[Int.random(in: 0..<orderNumberAlphabet.count, using: &generator)]
-            }
-            let number = "LU-" + String(characters)
+            let number = Order.newNumber(using: &generator)
             let taken = try Bool.fetchOne(
                 db,
                 sql: "SELECT EXISTS (SELECT 1 FROM orders WHERE number = ?)",
@@ -236,22 +227,16 @@ extension WorkshopStore {
         throw WorkshopStoreError.noFreeOrderNumber
     }
 
-    /// 128 random bits as 32 lowercase hex digits: the secret part of an order's link.
     static func newAccessKey() -> String {
         var generator = SystemRandomNumberGenerator()
-        return [generator.next(), generator.next()]
-            .map { (word: UInt64) -> String in
-                let hex = String(word, radix: 16)
-                return String(repeating: "0", count: 16 - hex.count) + hex
-            }
-            .joined()
+        return Order.newAccessKey(using: &generator)
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        WorkshopPace.milliseconds(date)
     }
 
     static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        WorkshopPace.date(milliseconds: milliseconds)
     }
 }

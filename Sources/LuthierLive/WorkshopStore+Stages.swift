@@ -52,19 +52,19 @@ extension WorkshopStore {
     static let inProgressStatuses =
         "(" + OrderStatus.allCases.filter { !$0.isFinished }.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 
+    /// Reads the orders in progress and writes the step ``WorkshopPace/nextStage(after:shipping:startedAt:now:)``
+    /// judges due: the rule is the domain's, the store only reads and writes.
     static func advanceStages(now: Date, pace: WorkshopPace, in db: Database) throws -> [Order] {
-        let step = milliseconds(pace.perStage)
-        let due = try Row.fetchAll(
+        let inProgress = try Row.fetchAll(
             db,
             sql: """
                 SELECT number, status, shipping, stage_started_at FROM orders
-                WHERE status IN \(inProgressStatuses) AND stage_started_at + ? <= ?
+                WHERE status IN \(inProgressStatuses)
                 ORDER BY placed_at, number
-                """,
-            arguments: [step, milliseconds(now)]
+                """
         )
         var moved: [Order] = []
-        for row in due {
+        for row in inProgress {
             let number: String = row["number"]
             let statusText: String = row["status"]
             let shippingText: String = row["shipping"]
@@ -74,13 +74,15 @@ extension WorkshopStore {
             guard let shipping = ShippingMethod(rawValue: shippingText) else {
                 throw WorkshopStoreError.unreadableOrder(number: number, column: "shipping", value: shippingText)
             }
-            guard let next = status.next(for: shipping) else { continue }
-            let started: Int64 = row["stage_started_at"]
+            guard
+                let next = pace.nextStage(
+                    after: status, shipping: shipping, startedAt: date(milliseconds: row["stage_started_at"]), now: now)
+            else { continue }
             try db.execute(
                 sql: "UPDATE orders SET status = ?, stage_started_at = ? WHERE number = ?",
-                arguments: [next.rawValue, started + step, number]
+                arguments: [next.status.rawValue, milliseconds(next.startedAt), number]
             )
-            try insertStage(StageEntry(status: next, startedAt: date(milliseconds: started + step)), of: number, in: db)
+            try insertStage(next, of: number, in: db)
             if let order = try fetchOrder(in: db, where: "number", is: number) {
                 moved.append(order)
             }
@@ -91,7 +93,7 @@ extension WorkshopStore {
     static func nextStageChange(pace: WorkshopPace, in db: Database) throws -> Date? {
         let earliest = try Int64.fetchOne(
             db, sql: "SELECT MIN(stage_started_at) FROM orders WHERE status IN \(inProgressStatuses)")
-        return earliest.map { date(milliseconds: $0 + milliseconds(pace.perStage)) }
+        return earliest.map { pace.stageEnds(startedAt: date(milliseconds: $0)) }
     }
 
     static func recentOrders(limit: Int, in db: Database) throws -> [Order] {
@@ -115,11 +117,5 @@ extension WorkshopStore {
                 """,
             arguments: [milliseconds(since)]
         ) ?? 0
-    }
-
-    /// A duration in whole milliseconds (rounded), as the store keeps times.
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000 + Int64((Double(attoseconds) / 1e15).rounded())
     }
 }

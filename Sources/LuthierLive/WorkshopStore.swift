@@ -162,37 +162,17 @@ public final class WorkshopStore: Sendable {
 
     // MARK: - Inside a database access
 
-    /// Each line's availability, in line order. The order's needs are added up per stock line
-    /// first (`quantity` body blanks and `quantity` fretboards per line); a line is unavailable
-    /// when any of its woods has less in stock than the whole order needs of it, and then names
-    /// those woods, body first.
+    /// Each line's availability, in line order, as ``WoodNeed/availability(of:stock:)`` judges
+    /// it from the stock this reads.
     static func availability(of lines: [CartLine], in db: Database) throws -> [Availability] {
-        let needs = woodNeeds(of: lines)
-        var stock: [StockedWood: Int] = [:]
-        for need in needs { stock[need.wood] = try quantity(of: need.wood, in: db) }
-        let needed = Dictionary(uniqueKeysWithValues: needs.map { ($0.wood, $0.count) })
-        return lines.map { line in
-            let missing = StockedWood.parts(of: line.guitar)
-                .filter { (stock[$0] ?? 0) < (needed[$0] ?? 0) }
-                .map(\.stockName)
-            return missing.isEmpty ? .available : .unavailable(missing: missing)
-        }
+        WoodNeed.availability(of: lines, stock: try stock(of: WoodNeed.of(lines), in: db))
     }
 
-    /// What an order of `lines` takes out of stock, per stock line, in the order the lines first
-    /// name each wood (body before fretboard), so that messages list woods predictably.
-    static func woodNeeds(of lines: [CartLine]) -> [(wood: StockedWood, count: Int)] {
-        var needs: [(wood: StockedWood, count: Int)] = []
-        for line in lines {
-            for wood in StockedWood.parts(of: line.guitar) {
-                if let index = needs.firstIndex(where: { $0.wood == wood }) {
-                    needs[index].count += line.quantity
-                } else {
-                    needs.append((wood, line.quantity))
-                }
-            }
-        }
-        return needs
+    /// The stock of each wood `needs` name.
+    static func stock(of needs: [WoodNeed], in db: Database) throws -> [StockedWood: Int] {
+        var stock: [StockedWood: Int] = [:]
+        for need in needs { stock[need.wood] = try quantity(of: need.wood, in: db) }
+        return stock
     }
 
     func estimate(for guitar: Guitar, in db: Database) throws -> BuildEstimate {

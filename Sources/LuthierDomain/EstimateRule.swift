@@ -1,5 +1,3 @@
-import LuthierDomain
-
 /// How the workshop estimates a build, from its backlog and the chosen woods, without a database.
 ///
 /// The rule, with the standard values:
