@@ -55,9 +55,10 @@ def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, ba
     lanes = lane_names(driver)
     tab = next(index for index, name in enumerate(lanes) if name.startswith("tab."))
     assert lanes.index("build.input") < lanes.index("build.state") < lanes.index("session.output") < tab, lanes
-    # A marble's text is its accessible name and shows on focus.
-    first = driver.find_element(By.CSS_SELECTOR, "#inspector-lanes .marble")
-    assert first.get_attribute("tabindex") == "0"
+    # A marble's text is its accessible name and shows on focus. Read in one script: the diagram
+    # may be redrawn between finding an element and reading it (a stale element failed CI once).
+    assert driver.execute_script(
+        "return document.querySelector('#inspector-lanes .marble').getAttribute('tabindex');") == "0"
 
 
 def test_pause_holds_the_diagram_until_it_is_released(driver, base_url):
