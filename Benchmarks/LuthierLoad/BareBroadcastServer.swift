@@ -26,7 +26,7 @@ final class BareBroadcastServer: Sendable {
     static func start(threads: Int) async throws -> BareBroadcastServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let streams = StreamList()
-        let opened = BareStreamOpened { channel in streams.list.withLock { $0.append(channel) } }
+        let opened: @Sendable (any Channel) -> Void = { channel in streams.list.withLock { $0.append(channel) } }
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 4096)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -79,23 +79,18 @@ private final class StreamList: Sendable {
     let list = Mutex<[any Channel]>([])
 }
 
-/// Called when a stream's request has been answered.
-private struct BareStreamOpened: Sendable {
-    let register: @Sendable (any Channel) -> Void
-    init(_ register: @escaping @Sendable (any Channel) -> Void) { self.register = register }
-}
-
 /// Reads a request's head, answers it as an endless event stream with a first patch, and
 /// registers the connection; whatever else the client sends is ignored.
 private final class BareStreamHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let opened: BareStreamOpened
+    /// Told the connection once its request has been answered.
+    private let opened: @Sendable (any Channel) -> Void
     private var received: [UInt8] = []
     private var answered = false
 
-    init(opened: BareStreamOpened) { self.opened = opened }
+    init(opened: @escaping @Sendable (any Channel) -> Void) { self.opened = opened }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !answered else { return }
@@ -109,6 +104,6 @@ private final class BareStreamHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(head), promise: nil)
         let first = BareBroadcastServer.chunk(BareBroadcastServer.patch(target: "kiosk-clock", id: 0, bytes: 200))
         context.writeAndFlush(wrapOutboundOut(first), promise: nil)
-        opened.register(context.channel)
+        opened(context.channel)
     }
 }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import NIOHTTP1
 
 extension HTTPField.Name {
     // swift-format-ignore: NeverForceUnwrap
@@ -35,8 +36,20 @@ extension HTTPFields {
     /// All lines of a list-valued header joined with `,`, as RFC 9110 §5.3 says they are
     /// equivalent; nil when there is none.
     func joinedValues(_ name: HTTPField.Name) -> String? {
-        let values = self[values: name]
-        return values.isEmpty ? nil : values.joined(separator: ",")
+        HTTPFields.joinedList(self[values: name])
+    }
+
+    /// Lines of one list-valued field as one list; a single line as it is, none as nil.
+    static func joinedList(_ lines: [String]) -> String? {
+        lines.count > 1 ? lines.joined(separator: ",") : lines.first
+    }
+}
+
+extension HTTPHeaders {
+    /// As `HTTPFields.joinedValues`, on NIO's own HTTP/1 head (read before the conversion to HTTP
+    /// types, by the static files).
+    func joinedValues(_ name: String) -> String? {
+        HTTPFields.joinedList(self[name])
     }
 }
 

@@ -68,7 +68,7 @@ struct StaticAssetAnswers: Sendable {
     {
         guard let file = answers[String(path)], !request.headers.contains(name: "If-None-Match"),
             let coding = ContentCoding.negotiate(
-                acceptEncoding: Self.joined(request.headers["Accept-Encoding"]), gzipAvailable: file.gzipAvailable),
+                acceptEncoding: request.headers.joinedValues("Accept-Encoding"), gzipAvailable: file.gzipAvailable),
             let answer = file.byCoding[coding]
         else { return nil }
         return (answer.head, request.method == .HEAD ? nil : answer.body)
@@ -81,11 +81,6 @@ struct StaticAssetAnswers: Sendable {
         else { return nil }
         let target = request.uri[...]
         return target.firstIndex(of: "?").map { target[..<$0] } ?? target
-    }
-
-    /// A field's lines as one list (RFC 9110 §5.3), as `HTTPFields.joinedValues` gives them.
-    private static func joined(_ lines: [String]) -> String? {
-        lines.count > 1 ? lines.joined(separator: ",") : lines.first
     }
 
     /// The middleware's answer with the security headers every response carries.
