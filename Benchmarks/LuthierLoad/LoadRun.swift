@@ -116,7 +116,7 @@ final class LoadRun: Sendable {
             do { try await broadcast(client, server) } catch { report.fail("broadcast", "\(error)") }
         }
         if phases.contains("pages") {
-            do { try await pages(client) } catch { report.fail("pages", "\(error)") }
+            do { try await pages(client, server) } catch { report.fail("pages", "\(error)") }
         }
         if phases.contains("static") {
             do { try await staticFiles(client) } catch { report.fail("static", "\(error)") }
@@ -446,7 +446,7 @@ final class LoadRun: Sendable {
         return totals.map { $0 / Double(Self.rounds) }
     }
 
-    private func pages(_ client: LoadHTTPClient) async throws {
+    private func pages(_ client: LoadHTTPClient, _ server: ChildProcess) async throws {
         let cookie = try await checkedOutSession(client)
         // As a browser asks: the page compressed (its two cached segments around the version).
         let gzip = [("Accept-Encoding", "gzip, deflate, br")]
@@ -468,6 +468,80 @@ final class LoadRun: Sendable {
         report.add(
             "pages", "GET / compressed (\(encoding), \(probe.body.readableBytes) of \(plainBytes) bytes)",
             "\(Report.number(compressed, 0)) req/s (\(ratio(compressed, trivial)) of trivial)")
+        try await pageBytesFloor(client, server, cookie: cookie, page: probe)
+    }
+
+    /// What the compressed page's bytes alone cost, measured with no work behind them: nginx
+    /// serves luthier's own compressed `/` answer and `/healthz` body, byte for byte, in turns with
+    /// luthier's two routes. nginx's extra CPU time per page request (over its trivial one) is the
+    /// bytes' share on the server's side (a larger write through the kernel's loopback); added to
+    /// luthier's own CPU time per `/healthz`, it gives the best ratio any server could reach here
+    /// with these bytes, against which luthier's is read. CPU time per request is measured beside
+    /// the rate because on this shared machine it moves far less than a rate does.
+    private func pageBytesFloor(
+        _ client: LoadHTTPClient, _ server: ChildProcess, cookie: String, page: LoadHTTPClient.Response
+    ) async throws {
+        guard let nginxPath = settings.nginx, FileManager.default.isExecutableFile(atPath: nginxPath) else {
+            report.add("pages", "the bytes' floor (nginx)", settings.nginx == nil ? "skipped (--smoke)" : "no nginx")
+            return
+        }
+        let healthz = try await client.send(.GET, "/healthz")
+        // The plain page is there only as gzip_static wants it; every request here takes the `.gz`.
+        let plain = try await client.send(.GET, "/", cookie: cookie)
+        let gzip = [("Accept-Encoding", "gzip, deflate, br")]
+        let nginx = try await NginxServer.start(
+            binary: nginxPath,
+            files: [
+                "healthz": Data(healthz.body.readableBytesView), "page.html": Data(plain.body.readableBytesView),
+                "page.html.gz": Data(page.body.readableBytesView),
+            ],
+            folder: temporary.appendingPathComponent("nginx-pages"), port: try await freePort(), group: group)
+        do {
+            let routes: [(ChildProcess, LoadHTTPClient, String, String?, [(String, String)])] = [
+                (server, client, "/healthz", cookie, []), (server, client, "/", cookie, gzip),
+                (nginx.process, nginx.client, "/healthz", nil, []),
+                (nginx.process, nginx.client, "/page.html", nil, gzip),
+            ]
+            var rates = Array(repeating: 0.0, count: routes.count)
+            var cpu = Array(repeating: 0.0, count: routes.count)
+            var requests = Array(repeating: 0.0, count: routes.count)
+            let share = settings.seconds / Double(Self.rounds)
+            for _ in 0..<Self.rounds {
+                for (index, (process, client, path, cookie, extra)) in routes.enumerated() {
+                    let before = process.cpuSeconds() ?? 0
+                    let rate = try await throughput(
+                        client, path, cookie: cookie, extra: extra, phase: "pages", seconds: share)
+                    cpu[index] += (process.cpuSeconds() ?? 0) - before
+                    rates[index] += rate / Double(Self.rounds)
+                    requests[index] += rate * share
+                }
+            }
+            let perRequest = zip(cpu, requests).map { $1 > 0 ? $0 / $1 * 1_000_000 : 0 }
+            let bytesCost = max(perRequest[3] - perRequest[2], 0)
+            let floor = perRequest[0] / (perRequest[0] + bytesCost)
+            let lines = [
+                ("luthier GET /healthz", 0), ("luthier GET / compressed", 1), ("nginx, the same /healthz body", 2),
+                ("nginx, the same \(page.body.readableBytes) bytes of page", 3),
+            ]
+            for (label, index) in lines {
+                report.add(
+                    "pages", "\(label) (in turns)",
+                    "\(Report.number(rates[index], 0)) req/s, \(Report.number(perRequest[index], 1)) µs CPU per request"
+                )
+            }
+            report.add(
+                "pages", "luthier GET / compressed ÷ /healthz: by rate, by CPU per request",
+                "\(ratio(rates[1], rates[0])), \(ratio(perRequest[0], perRequest[1]))")
+            report.add(
+                "pages", "the bytes alone (nginx page − nginx trivial)",
+                "\(Report.number(bytesCost, 1)) µs CPU per request")
+            report.add(
+                "pages", "the best ratio luthier's /healthz leaves with these bytes (by CPU)", Report.number(floor, 3))
+        } catch {
+            await nginx.process.stop()
+            throw error
+        }
+        await nginx.process.stop()
     }
 
     private func staticFiles(_ client: LoadHTTPClient) async throws {
@@ -487,7 +561,7 @@ final class LoadRun: Sendable {
             return
         }
         let nginx = try await NginxServer.start(
-            binary: nginxPath, stylesheet: root.appendingPathComponent("Public/styles.css"),
+            binary: nginxPath, files: try NginxServer.stylesheet(root.appendingPathComponent("Public/styles.css")),
             folder: temporary.appendingPathComponent("nginx"), port: try await freePort(), group: group)
         do {
             let nginxProbe = try await nginx.client.send(.GET, "/styles.css", extra: gzip)

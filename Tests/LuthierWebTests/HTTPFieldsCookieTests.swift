@@ -23,6 +23,8 @@ struct HTTPFieldsCookieTests {
         [";;  ; luthier_session=abc ;"],
         ["LUTHIER_SESSION=upper"],
         ["a=1; luthier_session = spaced"],
+        ["a=1;\tluthier_session=tabbed"],
+        ["a=1; luthier_session=caf\u{E9}; b=\u{1F3B8}"],
     ]
 
     @Test("finds what Hummingbird's Cookies finds", arguments: cases)

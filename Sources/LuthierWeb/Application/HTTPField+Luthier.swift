@@ -58,17 +58,28 @@ extension HTTPFields {
     /// it, found by scanning the `Cookie` lines rather than parsing every cookie into a value (the
     /// session cookie is read on every request, and that parse was 5 % of a page's time).
     func cookieValue(named name: String) -> String? {
+        // Bytes, not characters: the separators are ASCII, and walking `Character`s (grapheme
+        // breaking) made this scan 2 % of a page run's samples.
+        let semicolon = UInt8(ascii: ";")
+        let equalsSign = UInt8(ascii: "=")
         for field in self where field.name == .cookie {
-            var rest = Substring(field.value)
-            while !rest.isEmpty {
-                let end = rest.firstIndex(of: ";") ?? rest.endIndex
-                let pair = rest[..<end].drop { $0.isWhitespace }
-                if let equals = pair.firstIndex(of: "="), pair[..<equals] == name {
-                    // An empty value is no cookie (as `Cookies` reads it), and ends the search.
-                    let value = pair[pair.index(after: equals)...]
-                    return value.isEmpty ? nil : String(value)
+            let text = field.value
+            let bytes = text.utf8
+            var start = bytes.startIndex
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: semicolon) ?? bytes.endIndex
+                var pair = start
+                while pair < end, bytes[pair] == UInt8(ascii: " ") || bytes[pair] == UInt8(ascii: "\t") {
+                    pair = bytes.index(after: pair)
                 }
-                rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+                if let equals = bytes[pair..<end].firstIndex(of: equalsSign),
+                    bytes[pair..<equals].elementsEqual(name.utf8)
+                {
+                    // An empty value is no cookie (as `Cookies` reads it), and ends the search.
+                    let value = bytes.index(after: equals)
+                    return value == end ? nil : String(text[value..<end])
+                }
+                start = end == bytes.endIndex ? end : bytes.index(after: end)
             }
         }
         return nil
