@@ -1,3 +1,5 @@
+import Foundation
+
 extension Order {
     /// Characters of order numbers: no 0/O or 1/I, so a number read over the phone is unambiguous.
     public static let numberAlphabet = Array("23456789ABCDEFGHJKLMNPQRSTUVWXYZ")
@@ -17,5 +19,19 @@ extension Order {
                 return String(repeating: "0", count: 16 - hex.count) + hex
             }
             .joined()
+    }
+}
+
+extension Order {
+    /// The order `request` makes, as a store records it: at its first stage (wood selection),
+    /// begun when it was placed, in the request's currency at its exact rate. The store draws
+    /// `number` (free) and `accessKey` (from the system's generator: a key is a secret) and gives
+    /// the time, in the whole milliseconds it stores, so the order returned is the order stored.
+    public init(placing request: OrderRequest, number: String, accessKey: String, placedAt: Date) {
+        self.init(
+            number: number, accessKey: accessKey, checkoutID: request.checkoutID, lines: request.lines,
+            shipping: request.shipping, currency: request.rate.currency, rate: request.rate.perDollar,
+            discountCode: request.discountCode, quote: request.quote, status: .woodSelection, placedAt: placedAt,
+            sessionKey: request.sessionKey)
     }
 }

@@ -18,6 +18,42 @@ public struct StockLevel: Hashable, Sendable, Codable {
         self.taken = taken
     }
 
+    /// Guitars of one stage built from one body and one fretboard wood, as a store adds them up
+    /// from its orders' lines.
+    public struct GuitarsAtStage: Hashable, Sendable {
+        public var status: OrderStatus
+        public var body: BodyWood
+        public var fretboard: FretboardWood
+        public var guitars: Int
+
+        public init(status: OrderStatus, body: BodyWood, fretboard: FretboardWood, guitars: Int) {
+            self.status = status
+            self.body = body
+            self.fretboard = fretboard
+            self.guitars = guitars
+        }
+    }
+
+    /// Every stock line, in the pickers' order (`StockedWood.allCases`): what is on the shelf, and
+    /// the guitars of orders in the workshop (reserved) and finished (taken); a cancelled order's
+    /// guitars count in neither, its woods being back on the shelf.
+    public static func levels(inStock: [StockedWood: Int], guitars: [GuitarsAtStage]) -> [StockLevel] {
+        var reserved: [StockedWood: Int] = [:]
+        var taken: [StockedWood: Int] = [:]
+        for entry in guitars where entry.status != .cancelled {
+            for wood in [StockedWood.body(entry.body), .fretboard(entry.fretboard)] {
+                if entry.status.isFinished {
+                    taken[wood, default: 0] += entry.guitars
+                } else {
+                    reserved[wood, default: 0] += entry.guitars
+                }
+            }
+        }
+        return StockedWood.allCases.map { wood in
+            StockLevel(wood: wood, inStock: inStock[wood] ?? 0, reserved: reserved[wood] ?? 0, taken: taken[wood] ?? 0)
+        }
+    }
+
     /// The largest and smallest change an adjustment may make at once: a typo ("500" for "5") is
     /// refused rather than booked.
     public static let largestChange = 1_000

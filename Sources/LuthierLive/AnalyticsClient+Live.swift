@@ -9,4 +9,12 @@ extension AnalyticsClient {
             report: { limit in try await store.analyticsReport(limit: limit) }
         )
     }
+
+    /// Cart analytics in PostgreSQL's append-only `analytics_events`.
+    public static func live(postgres store: PostgresStore) -> AnalyticsClient {
+        AnalyticsClient(
+            record: { events in try await store.recordAnalytics(events) },
+            report: { limit in try await store.analyticsReport(limit: limit) }
+        )
+    }
 }

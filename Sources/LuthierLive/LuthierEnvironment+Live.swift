@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import LuthierDomain
 import LuthierFeatures
 
 extension LuthierEnvironment {
@@ -21,27 +22,56 @@ extension LuthierEnvironment {
     }
 }
 
-/// The one place where the live effects are wired: the SQLite workshop — which also keeps the
-/// sessions and the cart analytics, so one file holds everything that must survive a restart —
-/// and the exchange rates (embedded, or an upstream provider with its HTTP client).
+/// The one place where the live effects are wired: the workshop's store — which also keeps the
+/// sessions and the cart analytics, so one database holds everything that must survive a
+/// restart — and the exchange rates (embedded, or an upstream provider with its HTTP client).
+///
+/// The store is chosen once, here, from `--database`: a path is an SQLite file (the default, one
+/// process on one machine); a `postgres://` URL is a PostgreSQL database several instances can
+/// share. Nothing past this point asks which it is.
 public struct LiveSystem: Sendable {
+    /// The database the shop runs on.
+    public enum Store: Sendable {
+        case sqlite(WorkshopStore)
+        case postgres(PostgresStore)
+    }
+
     public let environment: LuthierEnvironment
     /// The workshop as its owner runs it, on the same store. Apart from the environment, which
     /// every session holds copies of: the admin's dozen calls would cost each session their bytes.
     public let admin: WorkshopAdminClient
-    public let store: WorkshopStore
+    public let store: Store
     private let httpClient: HTTPClient?
 
     /// - Parameters:
-    ///   - databasePath: the SQLite file (created and migrated if needed), or `:memory:`.
+    ///   - database: an SQLite file (created and migrated if needed), `:memory:`, or a
+    ///     `postgres://user:password@host:port/database` URL (migrated in ``running(_:)``).
     ///   - ratesURL: an upstream rates provider; nil uses the embedded default rates.
     ///   - simulateLatency: makes the workshop take the original app's times (for demos).
     ///   - shopTaps: the shop's tap recorder (its inspector), which the rates provider records into.
     public init(
-        databasePath: String, ratesURL: URL?, simulateLatency: Bool, logger: Logger, shopTaps: TapRecorder? = nil
+        database: String, ratesURL: URL?, simulateLatency: Bool, logger: Logger, shopTaps: TapRecorder? = nil
     ) throws {
         let clock = ContinuousClock()
-        store = try WorkshopStore(path: databasePath)
+        let latency = SimulatedLatency(clock: clock, isEnabled: simulateLatency)
+        let workshop: WorkshopClient
+        let sessions: SessionStore
+        let analytics: AnalyticsClient
+        if PostgresLocation.isPostgres(database) {
+            let postgres = PostgresStore(location: try PostgresLocation(url: database), logger: logger)
+            store = .postgres(postgres)
+            workshop = .live(postgres: postgres, latency: latency)
+            sessions = .live(postgres: postgres)
+            analytics = .live(postgres: postgres)
+            admin = .live(postgres: postgres)
+        } else {
+            let sqlite = try WorkshopStore(path: database)
+            store = .sqlite(sqlite)
+            workshop = .live(store: sqlite, latency: latency)
+            sessions = .live(store: sqlite)
+            analytics = .live(store: sqlite)
+            admin = .live(store: sqlite)
+        }
         let exchangeRates: ExchangeRateClient
         if let ratesURL {
             let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -55,14 +85,47 @@ public struct LiveSystem: Sendable {
             exchangeRates = .embedded()
         }
         var environment = LuthierEnvironment.live(
-            workshop: .live(store: store, clock: clock, simulatedLatency: simulateLatency),
-            exchangeRates: exchangeRates,
-            sessions: .live(store: store),
-            analytics: .live(store: store)
-        )
-        admin = .live(store: store)
+            workshop: workshop, exchangeRates: exchangeRates, sessions: sessions, analytics: analytics)
         environment.taps = shopTaps
         self.environment = environment
+    }
+
+    /// Runs `body` with the store ready: for PostgreSQL, its connection pool running beside
+    /// `body` (and stopped after it) and its schema brought up to date first; SQLite needs
+    /// nothing beside it.
+    public func running<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        guard case .postgres(let postgres) = store else { return try await body() }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await postgres.run() }
+            defer { group.cancelAll() }
+            try await postgres.migrate()
+            return try await body()
+        }
+    }
+
+    /// Adds each of `codes` the database does not hold yet, and returns every stored code.
+    public func seedDiscountCodes(_ codes: [DiscountCode]) async throws -> [DiscountCode] {
+        switch store {
+        case .sqlite(let sqlite): try sqlite.seedDiscountCodes(codes)
+        case .postgres(let postgres): try await postgres.seedDiscountCodes(codes)
+        }
+    }
+
+    /// How often a write waited for another process's lock on the SQLite file (PostgreSQL's own
+    /// waits are the server's to report: 0 here).
+    public var lockWaits: Int {
+        switch store {
+        case .sqlite(let sqlite): sqlite.lockWaits
+        case .postgres: 0
+        }
+    }
+
+    /// What `--database` named, without a password.
+    public var databaseDescription: String {
+        switch store {
+        case .sqlite(let sqlite): sqlite.path
+        case .postgres(let postgres): postgres.location.description
+        }
     }
 
     /// Releases the HTTP client, after the server has stopped.

@@ -18,4 +18,18 @@ extension SessionStore {
             }
         )
     }
+
+    /// Sessions kept in PostgreSQL, the same rows as in SQLite.
+    public static func live(postgres store: PostgresStore) -> SessionStore {
+        SessionStore(
+            load: { key in try await store.loadSession(key: key) },
+            save: { key, revision, snapshot in
+                try await store.saveSession(key: key, revision: revision, snapshot: snapshot)
+            },
+            delete: { key in try await store.deleteSession(key: key) },
+            deleteUnused: { before, leftoverBefore in
+                try await store.deleteSessions(unusedBefore: before, leftoversUnusedBefore: leftoverBefore)
+            }
+        )
+    }
 }

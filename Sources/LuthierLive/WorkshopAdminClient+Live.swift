@@ -46,4 +46,23 @@ extension WorkshopAdminClient {
                 }
             })
     }
+
+    /// The admin's workshop on PostgreSQL: each call one read or one write transaction of `store`.
+    public static func live(postgres store: PostgresStore) -> WorkshopAdminClient {
+        WorkshopAdminClient(
+            stockLevels: { try await store.stockLevels() },
+            soldOut: { try await store.soldOut() },
+            adjustStock: { wood, change, note in try await store.adjustStock(of: wood, by: change, note: note) },
+            stockAdjustments: { limit in try await store.stockAdjustments(limit: limit) },
+            orders: { stage, number, limit in
+                try await store.orders(stage: stage, numberContaining: number, limit: limit)
+            },
+            order: { number in try await store.order(number: number) },
+            stageHistory: { number in try await store.stageHistory(ofOrder: number) },
+            cancelOrder: { number, note in try await store.cancelOrder(number: number, note: note) },
+            markCollected: { number in try await store.markCollected(number: number) },
+            discountCodes: { try await store.discountCodes() },
+            addDiscountCode: { code in try await store.addDiscountCode(code) },
+            expireDiscountCode: { code in try await store.expireDiscountCode(code) })
+    }
 }

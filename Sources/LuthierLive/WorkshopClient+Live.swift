@@ -57,4 +57,33 @@ extension WorkshopClient {
             }
         )
     }
+
+    /// The workshop on PostgreSQL (`--database postgres://…`): the same calls, answered by
+    /// `store`, with the same optional simulated latency.
+    public static func live(postgres store: PostgresStore, latency: SimulatedLatency) -> WorkshopClient {
+        WorkshopClient(
+            availability: { lines in
+                try await latency.wait(SimulatedLatency.availability)
+                return try await store.availability(for: lines)
+            },
+            estimate: { lines in
+                try await latency.wait(SimulatedLatency.estimate)
+                return try await store.estimate(for: lines)
+            },
+            shippingOptions: { _ in
+                try await latency.wait(SimulatedLatency.shipping)
+                return ShippingOption.standard
+            },
+            placeOrder: { request in
+                try await latency.wait(SimulatedLatency.order)
+                return try await store.placeOrder(request)
+            },
+            order: { number in try await store.order(number: number) },
+            advanceStages: { now, pace in try await store.advanceStages(now: now, pace: pace) },
+            nextStageChange: { pace in try await store.nextStageChange(pace: pace) },
+            recentOrders: { limit in try await store.recentOrders(limit: limit) },
+            ordersInProgress: { try await store.ordersInProgress() },
+            guitarsOrdered: { since in try await store.guitarsOrdered(since: since) }
+        )
+    }
 }

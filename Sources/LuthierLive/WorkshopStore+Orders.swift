@@ -68,20 +68,10 @@ extension WorkshopStore {
             )
         }
         let order = Order(
-            number: try Self.freeOrderNumber(in: db),
+            placing: request, number: try Self.freeOrderNumber(in: db),
             accessKey: Self.newAccessKey(),  // the system's generator: a key is a secret
-            checkoutID: request.checkoutID,
-            lines: request.lines,
-            shipping: request.shipping,
-            currency: request.rate.currency,
-            rate: request.rate.perDollar,
-            discountCode: request.discountCode,
-            quote: request.quote,
-            status: .woodSelection,
             // Stored in whole milliseconds; the returned order says exactly what was stored.
-            placedAt: Self.date(milliseconds: Self.milliseconds(now())),
-            sessionKey: request.sessionKey
-        )
+            placedAt: Self.date(milliseconds: Self.milliseconds(now())))
         try Self.insert(order, in: db)
         try beforeCommit()
         return order

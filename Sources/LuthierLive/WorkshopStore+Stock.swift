@@ -67,10 +67,8 @@ extension WorkshopStore {
                 inStock[wood] = row["quantity"]
             }
         }
-        // Which stages hold wood and which used it up is the domain's (`OrderStatus`); the query
-        // only adds up the guitars per stage and wood.
-        var reserved: [StockedWood: Int] = [:]
-        var taken: [StockedWood: Int] = [:]
+        // Which stages hold wood and which used it up is the domain's (`StockLevel.levels`); the
+        // query only adds up the guitars per stage and wood.
         let rows = try Row.fetchAll(
             db,
             sql: """
@@ -78,23 +76,13 @@ extension WorkshopStore {
                 FROM order_lines JOIN orders ON orders.number = order_lines.order_number
                 GROUP BY orders.status, order_lines.body, order_lines.fretboard
                 """)
-        for row in rows {
-            guard let status = OrderStatus(rawValue: row["status"]), status != .cancelled,
-                let body = BodyWood(rawValue: row["body"]), let fretboard = FretboardWood(rawValue: row["fretboard"])
-            else { continue }
-            let guitars: Int = row["guitars"]
-            for wood in [StockedWood.body(body), .fretboard(fretboard)] {
-                if status.isFinished {
-                    taken[wood, default: 0] += guitars
-                } else {
-                    reserved[wood, default: 0] += guitars
-                }
-            }
+        let guitars = rows.compactMap { row -> StockLevel.GuitarsAtStage? in
+            guard let status = OrderStatus(rawValue: row["status"]), let body = BodyWood(rawValue: row["body"]),
+                let fretboard = FretboardWood(rawValue: row["fretboard"])
+            else { return nil }
+            return StockLevel.GuitarsAtStage(status: status, body: body, fretboard: fretboard, guitars: row["guitars"])
         }
-        return StockedWood.allCases.map { wood in
-            StockLevel(
-                wood: wood, inStock: inStock[wood] ?? 0, reserved: reserved[wood] ?? 0, taken: taken[wood] ?? 0)
-        }
+        return StockLevel.levels(inStock: inStock, guitars: guitars)
     }
 
     /// The stock lines with nothing in stock (the `wood_stock` table alone).

@@ -24,7 +24,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "The SQLite file holding the workshop's stock and orders (created if missing; ':memory:' for a throwaway).")
+            "The SQLite file holding the workshop's stock, orders and sessions (created if missing; ':memory:' for a throwaway), or a PostgreSQL database several instances share: postgres://user:password@host:5432/database (?sslmode=disable|prefer|require)."
+    )
     var database = "luthier.sqlite"
 
     @Option(
@@ -180,6 +181,13 @@ struct Serve: AsyncParsableCommand {
         if let token = try resolvedAdminToken(), token.utf8.count < 32 {
             throw ValidationError("The admin token must be at least 32 characters (openssl rand -hex 16 makes one).")
         }
+        if PostgresLocation.isPostgres(database) {
+            do {
+                _ = try PostgresLocation(url: database)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+        }
         if let ratesURL {
             guard let url = URL(string: ratesURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--rates-url must be an http(s) URL, e.g. http://127.0.0.1:9000/rates.")
@@ -214,7 +222,7 @@ struct Serve: AsyncParsableCommand {
             logger.warning("\(warning)")
         }
         logger.info("Open-file limit", metadata: ["soft": "\(OpenFileLimit.current)"])
-        var configuration = LuthierConfiguration(
+        let configuration = LuthierConfiguration(
             host: host,
             port: port,
             publicDirectory: try ResourceFolder.locate("Public", given: self.public),
@@ -238,24 +246,39 @@ struct Serve: AsyncParsableCommand {
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
         let live = try LiveSystem(
-            databasePath: database,
+            database: database,
             ratesURL: ratesURL.flatMap(URL.init(string:)),
             simulateLatency: simulateLatency,
             logger: logger,
             shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger)
         )
+        logger.info("Database", metadata: ["database": "\(live.databaseDescription)"])
+        do {
+            try await live.running { [configuration, logger] in
+                try await serve(live: live, configuration: configuration, logger: logger)
+            }
+        } catch {
+            try await live.shutdown()
+            throw error
+        }
+        try await live.shutdown()
+    }
+
+    /// Serves until SIGINT or SIGTERM, on a store that is ready (``LiveSystem/running(_:)``).
+    private func serve(live: LiveSystem, configuration: LuthierConfiguration, logger: Logger) async throws {
+        var configuration = configuration
         // The codes live in the database, where the admin adds and expires them; a --discount code
         // not stored yet is added, and one stored already keeps its stored terms (an expired code
         // stays expired however often the shop restarts with the flag).
-        configuration.discountCodes = try live.store.seedDiscountCodes(configuration.discountCodes)
+        configuration.discountCodes = try await live.seedDiscountCodes(configuration.discountCodes)
         let host = host
-        let store = live.store
+        let logFormat = logFormat
         let (app, _) = try await buildApplicationWithServices(
             configuration: configuration,
             environment: live.environment,
             admin: live.admin,
             logger: logger,
-            storeLockWaits: { store.lockWaits },
+            storeLockWaits: { live.lockWaits },
             onServerRunning: { [logger] port in
                 // Written straight to the descriptor: `print` is block-buffered when stdout is a pipe
                 // or a file, so a supervisor or script waiting for the address would only see it at exit.
@@ -276,12 +299,6 @@ struct Serve: AsyncParsableCommand {
         var services = ServiceGroupConfiguration(
             services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         services.maximumGracefulShutdownDuration = Self.gracefulShutdownLimit
-        do {
-            try await ServiceGroup(configuration: services).run()
-        } catch {
-            try await live.shutdown()
-            throw error
-        }
-        try await live.shutdown()
+        try await ServiceGroup(configuration: services).run()
     }
 }

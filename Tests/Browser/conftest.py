@@ -20,7 +20,9 @@ import shutil
 import socket
 import subprocess
 import time
+import uuid
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -41,12 +43,17 @@ BROWSER_TIMEOUT = 10  # page loads and scripts
 
 PACED_WORKSHOP_PACE = "3s"  # `paced_server`'s time per stage: several stages within a test
 
+# With LUTHIER_BROWSER_ON_POSTGRES=1 and LUTHIER_TEST_POSTGRES_URL set, every server runs on a
+# fresh PostgreSQL database of that server instead of an SQLite file (issue 19's store).
+POSTGRES_URL = (os.environ.get("LUTHIER_TEST_POSTGRES_URL", "")
+                if os.environ.get("LUTHIER_BROWSER_ON_POSTGRES") == "1" else "")
+
 _servers: "list[Server]" = []  # the running servers, for the failure report
 
 
 class Server:
     def __init__(self, proc: subprocess.Popen, base_url: str, stdout: Path, stderr: Path,
-                 database: Path, name: str = "server", extra_args: tuple[str, ...] = ()):
+                 database: "Path | str", name: str = "server", extra_args: tuple[str, ...] = ()):
         self.proc = proc
         self.database = database
         self.base_url = base_url
@@ -91,8 +98,20 @@ def _answers(url: str) -> bool:
         return False
 
 
+def _fresh_postgres_database(name: str) -> str:
+    """A new, empty database on the test PostgreSQL server (`LUTHIER_TEST_POSTGRES_URL`), made
+    with `psql`, as a `postgres://` URL for `--database`."""
+    base = urllib.parse.urlsplit(POSTGRES_URL)
+    database = f"luthier_browser_{name.replace('-', '_')}_{uuid.uuid4().hex[:12]}"
+    subprocess.run(
+        ["psql", "-q", "-h", base.hostname or "127.0.0.1", "-p", str(base.port or 5432),
+         "-U", base.username or "postgres", "-d", "postgres", "-c", f"CREATE DATABASE {database}"],
+        check=True, stdin=subprocess.DEVNULL, capture_output=True)
+    return urllib.parse.urlunsplit(base._replace(path="/" + database))
+
+
 def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = (),
-                port: int | None = None, database: Path | None = None):
+                port: int | None = None, database: "Path | str | None" = None):
     """Starts `luthier` from the repo root on a free loopback port, with its own fresh SQLite file
     (never the repo's `luthier.sqlite`, never another run's stock) and `extra_args`; yields it
     once it answers; stops it. A restart test passes the `port` and `database` of the server it
@@ -105,7 +124,9 @@ def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = (),
         )
     logs = tmp_path_factory.mktemp(name)
     stdout, stderr = logs / "stdout.log", logs / "stderr.log"
-    database = database or tmp_path_factory.mktemp(f"{name}-database") / "luthier.sqlite"
+    if database is None:
+        database = (_fresh_postgres_database(name) if POSTGRES_URL
+                    else tmp_path_factory.mktemp(f"{name}-database") / "luthier.sqlite")
     port = port or _free_port()
     base_url = f"http://127.0.0.1:{port}"
     command = [str(SERVER_BIN), "--host", "127.0.0.1", "--port", str(port),

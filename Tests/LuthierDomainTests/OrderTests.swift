@@ -23,6 +23,23 @@ import Testing
             placedAt: Date(timeIntervalSince1970: 1_900_000_000.5), sessionKey: request.sessionKey)
     }
 
+    @Test func aPlacedOrderIsTheRequestAtItsFirstStageBegunWhenPlaced() throws {
+        let rate = ExchangeRate(
+            currency: .eur, perDollar: try #require(Decimal(string: "0.83")), asOf: Date(timeIntervalSince1970: 0))
+        let request = OrderRequest(
+            checkoutID: "checkout-9", lines: Self.lines, shipping: ShippingOption(method: .pickup, price: .dollars(0)),
+            rate: rate, discount: DiscountCode(code: "BAND10", percent: 10), sessionKey: "session-9")
+        let placedAt = Date(timeIntervalSince1970: 1_900_000_000.25)
+        let order = Order(placing: request, number: "LU-AAAAAA", accessKey: "key", placedAt: placedAt)
+        #expect(
+            order
+                == Order(
+                    number: "LU-AAAAAA", accessKey: "key", checkoutID: "checkout-9", lines: Self.lines,
+                    shipping: .pickup, currency: .eur, rate: rate.perDollar, discountCode: "BAND10",
+                    quote: request.quote, status: .woodSelection, placedAt: placedAt, stageStartedAt: placedAt,
+                    sessionKey: "session-9"))
+    }
+
     @Test(arguments: [("0.83", Currency.eur), ("3.25", .ils), ("0.71", .gbp), ("1", .usd)])
     func anOrderReadsBackExactlyAsItWasPlaced(rate: String, currency: Currency) throws {
         for discount in [nil, DiscountCode(code: "BAND10", percent: 10)] {

@@ -34,4 +34,24 @@ import Testing
             #expect(StockedWood(id: wrong) == nil, "\(wrong)")
         }
     }
+
+    @Test func levelsCountOpenOrdersAsReservedFinishedAsTakenAndCancelledAsNeither() {
+        let guitars = [
+            StockLevel.GuitarsAtStage(status: .woodSelection, body: .koa, fretboard: .ebony, guitars: 2),
+            StockLevel.GuitarsAtStage(status: .setup, body: .koa, fretboard: .rosewood, guitars: 1),
+            StockLevel.GuitarsAtStage(status: .shipped, body: .koa, fretboard: .ebony, guitars: 3),
+            StockLevel.GuitarsAtStage(status: .collected, body: .mahogany, fretboard: .ebony, guitars: 1),
+            StockLevel.GuitarsAtStage(status: .cancelled, body: .koa, fretboard: .ebony, guitars: 5),
+        ]
+        let levels = StockLevel.levels(inStock: [.body(.koa): 4], guitars: guitars)
+        #expect(levels.map(\.wood) == StockedWood.allCases)
+        let koa = levels.first { $0.wood == .body(.koa) }
+        #expect(koa == StockLevel(wood: .body(.koa), inStock: 4, reserved: 3, taken: 3))
+        #expect(
+            levels.first { $0.wood == .fretboard(.ebony) }
+                == StockLevel(wood: .fretboard(.ebony), inStock: 0, reserved: 2, taken: 4))
+        #expect(
+            levels.first { $0.wood == .body(.blackLimba) }
+                == StockLevel(wood: .body(.blackLimba), inStock: 0, reserved: 0, taken: 0))
+    }
 }

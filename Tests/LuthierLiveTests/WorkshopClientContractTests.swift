@@ -6,23 +6,6 @@ import Testing
 
 @testable import LuthierLive
 
-/// A workshop behind its two interfaces, fresh and seeded with the standard stock: what the
-/// contract below is run against. Every store the shop can run on is one value here; today that
-/// is the embedded SQLite store (a PostgreSQL one joins when it exists, issue 19).
-struct WorkshopBackend: Sendable, CustomTestStringConvertible {
-    let name: String
-    let make: @Sendable () throws -> (client: WorkshopClient, admin: WorkshopAdminClient)
-
-    var testDescription: String { name }
-
-    static let sqlite = WorkshopBackend(name: "SQLite") {
-        let store = try WorkshopStore(path: ":memory:")
-        return (WorkshopClient.live(store: store, clock: TestClock()), WorkshopAdminClient.live(store: store))
-    }
-
-    static let all = [sqlite]
-}
-
 /// What `WorkshopClient` promises (its documentation), checked through the interface alone, so
 /// that the same checks hold any store to it.
 @Suite("WorkshopClient contract")
@@ -42,95 +25,110 @@ struct WorkshopClientContractTests {
 
     @Test(
         "availability is judged on the whole order: two lines may each be buildable alone and not both",
-        arguments: WorkshopBackend.all)
-    func wholeOrderAvailability(backend: WorkshopBackend) async throws {
-        let (client, admin) = try backend.make()
-        try await Self.setStock(.fretboard(.blackLimba), to: 1, on: admin)
-        let one = CartLine(guitar: Self.limba, quantity: 1)
-        #expect(try await client.availability([one]) == [.available])
-        #expect(
-            try await client.availability([one, Self.standard, one]) == [
-                .unavailable(missing: ["Black Limba fretboards"]), .available,
-                .unavailable(missing: ["Black Limba fretboards"]),
-            ])
+        arguments: StoreBackend.all)
+    func wholeOrderAvailability(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, admin) = (clients.workshop, clients.admin)
+            try await Self.setStock(.fretboard(.blackLimba), to: 1, on: admin)
+            let one = CartLine(guitar: Self.limba, quantity: 1)
+            #expect(try await client.availability([one]) == [.available])
+            #expect(
+                try await client.availability([one, Self.standard, one]) == [
+                    .unavailable(missing: ["Black Limba fretboards"]), .available,
+                    .unavailable(missing: ["Black Limba fretboards"]),
+                ])
+        }
     }
 
     @Test(
         "an order takes its woods in one go; a repeat of its checkout returns the same order and takes nothing",
-        arguments: WorkshopBackend.all)
-    func ordersAreIdempotentAndTakeStock(backend: WorkshopBackend) async throws {
-        let (client, admin) = try backend.make()
-        let before = try #require(try await Self.inStock(.fretboard(.blackLimba), on: admin))
-        let request = OrderFixture.request(checkoutID: "contract-1", guitar: Self.limba)
-        let order = try await client.placeOrder(request)
-        #expect(order.status == .woodSelection)
-        #expect(try await client.placeOrder(request) == order)
-        #expect(try await client.order(order.number) == order)
-        #expect(try await Self.inStock(.fretboard(.blackLimba), on: admin) == before - 1)
-        #expect(try await client.order("LU-NOPE22") == nil)
+        arguments: StoreBackend.all)
+    func ordersAreIdempotentAndTakeStock(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, admin) = (clients.workshop, clients.admin)
+            let before = try #require(try await Self.inStock(.fretboard(.blackLimba), on: admin))
+            let request = OrderFixture.request(checkoutID: "contract-1", guitar: Self.limba)
+            let order = try await client.placeOrder(request)
+            #expect(order.status == .woodSelection)
+            #expect(try await client.placeOrder(request) == order)
+            #expect(try await client.order(order.number) == order)
+            #expect(try await Self.inStock(.fretboard(.blackLimba), on: admin) == before - 1)
+            #expect(try await client.order("LU-NOPE22") == nil)
+        }
     }
 
     @Test(
-        "an order a wood cannot cover is refused, naming the wood, and writes nothing", arguments: WorkshopBackend.all)
-    func refusedOrdersWriteNothing(backend: WorkshopBackend) async throws {
-        let (client, admin) = try backend.make()
-        try await Self.setStock(.body(.koa), to: 1, on: admin)
-        let request = OrderFixture.request(
-            checkoutID: "contract-koa", lines: [CartLine(guitar: Guitar(body: .koa), quantity: 2), Self.standard])
-        await #expect(throws: OrderError.unavailable(missing: ["Koa body blanks"])) {
-            try await client.placeOrder(request)
+        "an order a wood cannot cover is refused, naming the wood, and writes nothing", arguments: StoreBackend.all)
+    func refusedOrdersWriteNothing(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, admin) = (clients.workshop, clients.admin)
+            try await Self.setStock(.body(.koa), to: 1, on: admin)
+            let request = OrderFixture.request(
+                checkoutID: "contract-koa", lines: [CartLine(guitar: Guitar(body: .koa), quantity: 2), Self.standard])
+            await #expect(throws: OrderError.unavailable(missing: ["Koa body blanks"])) {
+                try await client.placeOrder(request)
+            }
+            #expect(try await Self.inStock(.body(.koa), on: admin) == 1)
+            #expect(try await client.recentOrders(10).isEmpty)
         }
-        #expect(try await Self.inStock(.body(.koa), on: admin) == 1)
-        #expect(try await client.recentOrders(10).isEmpty)
     }
 
     @Test(
         "the estimate is the longest of the order's guitars, and grows with the open orders",
-        arguments: WorkshopBackend.all)
-    func estimates(backend: WorkshopBackend) async throws {
-        let (client, admin) = try backend.make()
-        #expect(try await client.estimate([Self.standard]) == BuildEstimate(months: 2))
-        try await Self.setStock(.body(.koa), to: 3, on: admin)
-        #expect(
-            try await client.estimate([Self.standard, CartLine(guitar: Guitar(body: .koa), quantity: 1)]).months == 3)
-        _ = try await client.placeOrder(OrderFixture.request(checkoutID: "contract-open"))
-        #expect(try await client.estimate([Self.standard]) == BuildEstimate(months: 3))
-        #expect(try await client.shippingOptions([Self.standard]) == ShippingOption.standard)
+        arguments: StoreBackend.all)
+    func estimates(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, admin) = (clients.workshop, clients.admin)
+            #expect(try await client.estimate([Self.standard]) == BuildEstimate(months: 2))
+            try await Self.setStock(.body(.koa), to: 3, on: admin)
+            #expect(
+                try await client.estimate([Self.standard, CartLine(guitar: Guitar(body: .koa), quantity: 1)]).months
+                    == 3)
+            _ = try await client.placeOrder(OrderFixture.request(checkoutID: "contract-open"))
+            #expect(try await client.estimate([Self.standard]) == BuildEstimate(months: 3))
+            #expect(try await client.shippingOptions([Self.standard]) == ShippingOption.standard)
+        }
     }
 
     @Test(
         "stages move one per call, each starting when the last ended; none skipped, finished orders stay",
-        arguments: WorkshopBackend.all)
-    func stages(backend: WorkshopBackend) async throws {
-        let (client, _) = try backend.make()
-        let pace = WorkshopPace(perStage: .seconds(10))
-        let order = try await client.placeOrder(OrderFixture.request(checkoutID: "contract-stages", shipping: .pickup))
-        let placed = order.placedAt
-        #expect(try await client.ordersInProgress().map(\.number) == [order.number])
-        #expect(try await client.nextStageChange(pace) == pace.stageEnds(startedAt: placed))
-        #expect(try await client.advanceStages(placed.addingTimeInterval(9.999), pace).isEmpty)
-        // A server down for an hour: each call moves the order one stage, at that stage's true time.
-        let late = placed.addingTimeInterval(3_600)
-        var seen: [OrderStatus] = []
-        while let moved = try await client.advanceStages(late, pace).first {
-            seen.append(moved.status)
+        arguments: StoreBackend.all)
+    func stages(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let client = clients.workshop
+            let pace = WorkshopPace(perStage: .seconds(10))
+            let order = try await client.placeOrder(
+                OrderFixture.request(checkoutID: "contract-stages", shipping: .pickup))
+            let placed = order.placedAt
+            #expect(try await client.ordersInProgress().map(\.number) == [order.number])
+            #expect(try await client.nextStageChange(pace) == pace.stageEnds(startedAt: placed))
+            #expect(try await client.advanceStages(placed.addingTimeInterval(9.999), pace).isEmpty)
+            // A server down for an hour: each call moves the order one stage, at that stage's true time.
+            let late = placed.addingTimeInterval(3_600)
+            var seen: [OrderStatus] = []
+            while let moved = try await client.advanceStages(late, pace).first {
+                seen.append(moved.status)
+            }
+            #expect(seen == [.bodyShaping, .finishing, .setup, .readyForPickup])
+            #expect(try await client.ordersInProgress().isEmpty)
+            #expect(try await client.nextStageChange(pace) == nil)
+            #expect(try await client.order(order.number)?.status == .readyForPickup)
         }
-        #expect(seen == [.bodyShaping, .finishing, .setup, .readyForPickup])
-        #expect(try await client.ordersInProgress().isEmpty)
-        #expect(try await client.nextStageChange(pace) == nil)
-        #expect(try await client.order(order.number)?.status == .readyForPickup)
     }
 
-    @Test("recent orders come newest first, as many as asked", arguments: WorkshopBackend.all)
-    func recentOrders(backend: WorkshopBackend) async throws {
-        let (client, _) = try backend.make()
-        var numbers: [String] = []
-        for index in 0..<3 {
-            numbers.append(try await client.placeOrder(OrderFixture.request(checkoutID: "contract-\(index)")).number)
+    @Test("recent orders come newest first, as many as asked", arguments: StoreBackend.all)
+    func recentOrders(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let client = clients.workshop
+            var numbers: [String] = []
+            for index in 0..<3 {
+                numbers.append(
+                    try await client.placeOrder(OrderFixture.request(checkoutID: "contract-\(index)")).number)
+            }
+            let recent = try await client.recentOrders(2).map(\.number)
+            #expect(recent.count == 2)
+            #expect(Set(recent).isSubset(of: Set(numbers)))
+            #expect(try await client.recentOrders(10).count == 3)
         }
-        let recent = try await client.recentOrders(2).map(\.number)
-        #expect(recent.count == 2)
-        #expect(Set(recent).isSubset(of: Set(numbers)))
-        #expect(try await client.recentOrders(10).count == 3)
     }
 }

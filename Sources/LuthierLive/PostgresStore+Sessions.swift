@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import LuthierFeatures
+import PostgresNIO
+
+/// Stored sessions: the same rows and rules as the SQLite store's (`WorkshopStore+Sessions.swift`).
+extension PostgresStore {
+    /// The session stored under `key`, marked used now; nil if there is none, if it was replaced
+    /// (a tombstone), or if this version cannot read it (then it is deleted: the customer starts
+    /// afresh rather than failing every request of that cookie).
+    func loadSession(key: String) async throws -> SessionSnapshot? {
+        let usedAt = Self.milliseconds(now())
+        return try await client.withConnection { connection in
+            // One statement marks it used and returns it, so no transaction is held across a round trip.
+            guard
+                let text = try await connection.value(
+                    String.self, "UPDATE sessions SET used_at = \(usedAt) WHERE key = \(key) RETURNING snapshot", logger
+                )
+            else { return nil }
+            if text == WorkshopStore.tombstone { return nil }
+            guard let snapshot = WorkshopStore.decodeSession(text) else {
+                try await connection.run("DELETE FROM sessions WHERE key = \(key)", logger)
+                return nil
+            }
+            return snapshot
+        }
+    }
+
+    /// Stores `snapshot` as revision `revision` of session `key`, unless a revision at least as
+    /// new is stored already (an older save never wins a race).
+    func saveSession(key: String, revision: Int, snapshot: SessionSnapshot) async throws {
+        let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+        let time = Self.milliseconds(now())
+        try await execute(
+            """
+            INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+            VALUES (\(key), \(Int64(revision)), \(text), \(time), \(time), \(snapshot.isWorthKeeping))
+            ON CONFLICT (key) DO UPDATE SET
+                revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                worth_keeping = excluded.worth_keeping
+            WHERE excluded.revision > sessions.revision
+            """)
+    }
+
+    /// Deletes the sessions last used before `date`, and the leftovers last used before
+    /// `leftoverDate`; says how many went.
+    func deleteSessions(unusedBefore date: Date, leftoversUnusedBefore leftoverDate: Date) async throws -> Int {
+        try await client.withConnection { connection in
+            try await connection.rows(
+                """
+                DELETE FROM sessions
+                WHERE used_at < \(Self.milliseconds(date))
+                    OR (NOT worth_keeping AND used_at < \(Self.milliseconds(leftoverDate)))
+                RETURNING 1
+                """, logger
+            ).count
+        }
+    }
+
+    /// Deletes session `key` for good: its row becomes a tombstone of the highest revision.
+    func deleteSession(key: String) async throws {
+        let time = Self.milliseconds(now())
+        try await execute(
+            """
+            INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+            VALUES (\(key), \(Int64.max), \(WorkshopStore.tombstone), \(time), \(time), false)
+            ON CONFLICT (key) DO UPDATE SET
+                revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                worth_keeping = false
+            """)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Logging
+import LuthierDomain
+import PostgresNIO
+
+/// The workshop's records on PostgreSQL: the same tables and rules as `WorkshopStore` (SQLite),
+/// for a shop that runs as several instances on one database (see the README's "Scaling out").
+///
+/// Like the SQLite store it only reads and writes: what an order needs, whether stock covers it,
+/// the estimate, order numbers and keys, and the stage step are `LuthierDomain`'s. Every write that
+/// judges stock or moves an order first takes one transaction-scoped advisory lock
+/// (``workshopLock``), so that the writes of every instance follow one another as SQLite's one
+/// writer makes them: a check of stock and the order that takes it cannot interleave with
+/// another's, and an order is moved once however many floors try. Sessions and the analytics log
+/// need no such lock: each of their writes is one statement.
+///
+/// The pool (`PostgresClient`) must be running (``run()``, a long-lived task such as a
+/// ServiceLifecycle service) before any call is answered.
+public final class PostgresStore: Sendable {
+    /// Where the database is (its description has no password).
+    public let location: PostgresLocation
+    /// How estimates follow the backlog and the woods.
+    public let estimateRule: EstimateRule
+    let client: PostgresClient
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    /// The advisory lock every judging write holds for its transaction.
+    static let workshopLock: Int64 = 0x4C55_5448_0001
+    /// The advisory lock migrations hold, so that instances starting together migrate once.
+    static let migrationLock: Int64 = 0x4C55_5448_0002
+
+    public init(
+        location: PostgresLocation, logger: Logger, estimateRule: EstimateRule = .standard,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.location = location
+        self.estimateRule = estimateRule
+        self.logger = logger
+        self.now = now
+        client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool until the task is cancelled; queries wait until it runs.
+    public func run() async {
+        await client.run()
+    }
+
+    /// Brings the schema up to date (see `PostgresStore+Migrations.swift`), waiting as long as
+    /// another instance migrates.
+    ///
+    /// - Throws: `WorkshopStoreError.cannotOpen` naming the database (not its password) and
+    ///   PostgreSQL's reason.
+    public func migrate() async throws {
+        do {
+            try await write(lock: Self.migrationLock) { connection in
+                try await Self.migrate(on: connection, logger: self.logger)
+            }
+        } catch {
+            throw WorkshopStoreError.cannotOpen(path: location.description, reason: Self.reason(error))
+        }
+    }
+
+    /// Whether the database answers now: `SELECT 1` on a pooled connection.
+    public func isReachable() async -> Bool {
+        (try? await client.query("SELECT 1", logger: logger).collect()) != nil
+    }
+
+    // MARK: - Access
+
+    /// One consistent read: a read-only transaction at `REPEATABLE READ`, so that the several
+    /// queries of one answer see the same moment, as SQLite's read transactions do.
+    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await Self.unwrappingRefusals {
+            try await client.withConnection { connection in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger)
+                    return try await body(connection)
+                }
+            }
+        }
+    }
+
+    /// One write transaction holding the advisory lock `lock` (the workshop's by default) from
+    /// its first statement to its commit.
+    func write<T: Sendable>(
+        lock: Int64 = PostgresStore.workshopLock, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await Self.unwrappingRefusals {
+            try await client.withConnection { connection in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await connection.run("SELECT pg_advisory_xact_lock(\(lock))", logger)
+                    return try await body(connection)
+                }
+            }
+        }
+    }
+
+    /// PostgresNIO wraps whatever a transaction's body threw in a `PostgresTransactionError`
+    /// (with the rollback's outcome). Once it rolled back cleanly, what the body threw is the
+    /// answer (an `OrderError`, a `StockRefusal`…, as the SQLite store throws them); a failed
+    /// rollback or commit stays wrapped, since the outcome is then unknown to the caller.
+    private static func unwrappingRefusals<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PostgresTransactionError {
+            if let thrown = error.closureError, error.rollbackError == nil, error.commitError == nil { throw thrown }
+            throw error
+        }
+    }
+
+    /// One statement, on its own (its own transaction).
+    func execute(_ query: PostgresQuery) async throws {
+        try await client.withConnection { connection in try await connection.run(query, logger) }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { WorkshopPace.milliseconds(date) }
+
+    static func date(milliseconds: Int64) -> Date { WorkshopPace.date(milliseconds: milliseconds) }
+}
+
+extension PostgresConnection {
+    /// Runs `query` and reads every row it returns (each ready to read by column name).
+    func rows(_ query: PostgresQuery, _ logger: Logger) async throws -> [PostgresRandomAccessRow] {
+        try await self.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
+    }
+
+    /// Runs `query`, discarding any rows.
+    func run(_ query: PostgresQuery, _ logger: Logger) async throws {
+        _ = try await self.query(query, logger: logger).collect()
+    }
+
+    /// The first column of the first row, if there is a row.
+    func value<T: PostgresDecodable>(_ type: T.Type, _ query: PostgresQuery, _ logger: Logger) async throws -> T? {
+        guard let row = try await self.query(query, logger: logger).collect().first else { return nil }
+        return try row.makeRandomAccess()[0].decode(T.self)
+    }
+}

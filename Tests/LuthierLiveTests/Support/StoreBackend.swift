@@ -1,0 +1,93 @@
+import Clocks
+import Foundation
+import Logging
+import LuthierFeatures
+import PostgresNIO
+import Testing
+
+@testable import LuthierLive
+
+/// A fresh store the shop can run on, seeded with the standard stock, behind the four interfaces
+/// the shop uses: what the contract suites run against. SQLite always; PostgreSQL when
+/// `LUTHIER_TEST_POSTGRES_URL` names a server (`.ci/run` starts one), each test then in a schema
+/// of its own, dropped afterwards.
+struct StoreBackend: Sendable, CustomTestStringConvertible {
+    struct Clients: Sendable {
+        let workshop: WorkshopClient
+        let admin: WorkshopAdminClient
+        let sessions: SessionStore
+        let analytics: AnalyticsClient
+    }
+
+    let name: String
+    /// Makes a fresh store on the clock `now`, runs `body` with its clients, and clears it away.
+    let run: @Sendable (_ now: MovableNow, _ body: @Sendable (Clients) async throws -> Void) async throws -> Void
+
+    var testDescription: String { name }
+
+    /// Runs `body` on a fresh store whose clock reads `now` (a fixed moment unless given).
+    func with(
+        now: MovableNow = MovableNow(Date(timeIntervalSince1970: 1_800_000_000)),
+        _ body: @Sendable (Clients) async throws -> Void
+    ) async throws {
+        try await run(now, body)
+    }
+
+    static let sqlite = StoreBackend(name: "SQLite") { now, body in
+        let store = try WorkshopStore(path: ":memory:", now: { now() })
+        try await body(
+            Clients(
+                workshop: .live(store: store, clock: TestClock()), admin: .live(store: store),
+                sessions: .live(store: store), analytics: .live(store: store)))
+    }
+
+    /// The PostgreSQL server the tests may use, from `LUTHIER_TEST_POSTGRES_URL`.
+    static let postgresURL = ProcessInfo.processInfo.environment["LUTHIER_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    static func postgres(url: String) -> StoreBackend {
+        StoreBackend(name: "PostgreSQL") { now, body in
+            try await PostgresTestSchema.with(url: url, now: now) { store in
+                try await body(
+                    Clients(
+                        workshop: .live(
+                            postgres: store, latency: SimulatedLatency(clock: TestClock(), isEnabled: false)),
+                        admin: .live(postgres: store), sessions: .live(postgres: store),
+                        analytics: .live(postgres: store)))
+            }
+        }
+    }
+
+    /// Every store to hold to the contracts on this machine.
+    static let all: [StoreBackend] = [sqlite] + (postgresURL.map { [postgres(url: $0)] } ?? [])
+}
+
+/// A schema of its own on the test server, for one test: made, migrated, handed over, dropped.
+enum PostgresTestSchema {
+    static func with(
+        url: String, now: MovableNow, _ body: @Sendable (PostgresStore) async throws -> Void
+    ) async throws {
+        var location = try PostgresLocation(url: url)
+        var logger = Logger(label: "postgres-test")
+        logger.logLevel = .error
+        let server = PostgresStore(location: location, logger: logger)
+        location.schema = "luthier_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let store = PostgresStore(location: location, logger: logger, now: { now() })
+        let schema = location.schema ?? ""
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await server.run() }
+            group.addTask { await store.run() }
+            defer { group.cancelAll() }
+            try await server.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+            do {
+                try await store.migrate()
+                try await body(store)
+            } catch {
+                try? await server.execute(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+                throw error
+            }
+            try await server.execute(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+        }
+    }
+}
