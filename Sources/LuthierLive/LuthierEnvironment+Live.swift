@@ -93,7 +93,7 @@ public struct LiveSystem: Sendable {
     /// Runs `body` with the store ready: for PostgreSQL, its connection pool running beside
     /// `body` (and stopped after it) and its schema brought up to date first; SQLite needs
     /// nothing beside it.
-    public func running<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    public func running<T>(_ body: () async throws -> T) async throws -> T {
         guard case .postgres(let postgres) = store else { return try await body() }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where a PostgreSQL database is, read from `--database postgres://user:password@host:port/db`.
@@ -86,6 +87,21 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
         configuration.options.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// The same place for one connection of its own (``PostgresStore/probe()``).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch self.tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        var configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+        configuration.options.connectTimeout = .seconds(5)
+        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
         return configuration
     }
 }

@@ -53,12 +53,29 @@ public final class PostgresStore: Sendable {
     ///   PostgreSQL's reason.
     public func migrate() async throws {
         do {
+            try await probe()
             try await write(lock: Self.migrationLock) { connection in
                 try await Self.migrate(on: connection, logger: self.logger)
             }
         } catch {
             throw WorkshopStoreError.cannotOpen(path: location.description, reason: Self.reason(error))
         }
+    }
+
+    /// Opens one connection of its own, asks `SELECT 1` and closes it: at start-up a database
+    /// that is not there fails at once with PostgreSQL's own reason ("connection refused",
+    /// "database … does not exist", a bad password), where the pool would retry for a minute
+    /// behind its circuit breaker and then report only that.
+    public func probe() async throws {
+        let connection = try await PostgresConnection.connect(
+            configuration: try location.connectionConfiguration(), id: 0, logger: logger)
+        do {
+            _ = try await connection.query("SELECT 1", logger: logger).collect()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
     }
 
     /// Whether the database answers now: `SELECT 1` on a pooled connection.
@@ -117,6 +134,7 @@ public final class PostgresStore: Sendable {
     static func reason(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(underlying)" }
             return "\(error.code)"
         }
         return "\(error)"

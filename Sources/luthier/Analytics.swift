@@ -10,7 +10,10 @@ struct Analytics: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print cart activity: events per action and the most-added guitar configurations.")
 
-    @Option(help: "The SQLite file the shop runs on (migrated if it is older than this version).")
+    @Option(
+        help:
+            "The SQLite file the shop runs on, or its PostgreSQL database (postgres://user:password@host:5432/database); migrated if older than this version."
+    )
     var database = "luthier.sqlite"
 
     @Option(help: "How many of the most-added configurations to list.")
@@ -18,16 +21,14 @@ struct Analytics: AsyncParsableCommand {
 
     func validate() throws {
         guard top > 0 else { throw ValidationError("--top must be at least 1.") }
-        // Opening would create a fresh, empty shop database: a mistyped path would then read as
-        // "no activity" and leave a stray file behind.
-        guard database == ":memory:" || FileManager.default.fileExists(atPath: database) else {
-            throw ValidationError("No database at \(database); pass the file the shop runs on with --database.")
-        }
+        try ShopDatabase.validate(database)
     }
 
     func run() async throws {
-        let store = try WorkshopStore(path: database)
-        let report = try await AnalyticsClient.live(store: store).report(top)
+        let top = top
+        let report = try await ShopDatabase.withShop(database) { live in
+            try await live.environment.analytics.report(top)
+        }
         print(report.plainText(), terminator: "")
     }
 }

@@ -21,7 +21,7 @@ struct Codes: AsyncParsableCommand {
         @OptionGroup var shop: ShopDatabase
 
         func run() async throws {
-            let codes = try await WorkshopAdminClient.live(store: try shop.open()).discountCodes()
+            let codes = try await shop.withAdmin { admin in try await admin.discountCodes() }
             guard !codes.isEmpty else {
                 print("The shop offers no discount code.")
                 return
@@ -56,7 +56,7 @@ struct Codes: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             do {
-                _ = try await WorkshopAdminClient.live(store: try shop.open()).addDiscountCode(parsed)
+                _ = try await shop.withAdmin { admin in try await admin.addDiscountCode(parsed) }
                 print("Added \(parsed.label).")
             } catch let refusal as DiscountCodeRefusal {
                 throw refuse(refusal.description)
@@ -74,7 +74,7 @@ struct Codes: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                _ = try await WorkshopAdminClient.live(store: try shop.open()).expireDiscountCode(code)
+                _ = try await shop.withAdmin { admin in try await admin.expireDiscountCode(code) }
                 print("\(code) no longer works.")
             } catch let refusal as DiscountCodeRefusal {
                 throw refuse(refusal.description)

@@ -37,8 +37,9 @@ struct Orders: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let orders = try await WorkshopAdminClient.live(store: try shop.open())
-                .orders(stage.flatMap(OrderStatus.init(rawValue:)), number?.uppercased(), limit)
+            let orders = try await shop.withAdmin { admin in
+                try await admin.orders(stage.flatMap(OrderStatus.init(rawValue:)), number?.uppercased(), limit)
+            }
             guard !orders.isEmpty else {
                 print("No order matches.")
                 return
@@ -64,15 +65,17 @@ struct Orders: AsyncParsableCommand {
         var number: String
 
         func run() async throws {
-            let workshop = WorkshopAdminClient.live(store: try shop.open())
             let number = number.uppercased()
-            guard let order = try await workshop.order(number) else { throw refuse("There is no order \(number).") }
+            let (order, history) = try await shop.withAdmin { workshop in
+                (try await workshop.order(number), try await workshop.stageHistory(number))
+            }
+            guard let order else { throw refuse("There is no order \(number).") }
             print("Order \(order.number): \(order.status.label)")
             print("Placed \(CheckoutOutput.format(order.placedAt)), \(order.shipping.name)")
             for line in order.lines { print("  \(line.quantity) × \(line.guitar.description)") }
             print("Total \(order.quote.total.formatted()) (\(order.currency.code))")
             print("History:")
-            for entry in try await workshop.stageHistory(number) {
+            for entry in history {
                 print(
                     "  \(CheckoutOutput.format(entry.startedAt))  \(entry.status.label)"
                         + (entry.note.map { ": \($0)" } ?? ""))
@@ -98,8 +101,10 @@ struct Orders: AsyncParsableCommand {
                     "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
             }
             do {
-                let order = try await WorkshopAdminClient.live(store: try shop.open()).cancelOrder(
-                    number.uppercased(), note)
+                let order = try await shop.withAdmin { admin in
+                    try await admin.cancelOrder(
+                        number.uppercased(), note)
+                }
                 print("\(order.number) is cancelled; its woods are back in stock.")
             } catch let refusal as OrderChangeRefusal {
                 throw refuse(refusal.description)
@@ -118,8 +123,10 @@ struct Orders: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let order = try await WorkshopAdminClient.live(store: try shop.open()).markCollected(
-                    number.uppercased())
+                let order = try await shop.withAdmin { admin in
+                    try await admin.markCollected(
+                        number.uppercased())
+                }
                 print("\(order.number) is collected.")
             } catch let refusal as OrderChangeRefusal {
                 throw refuse(refusal.description)

@@ -1,22 +1,50 @@
 import ArgumentParser
 import Foundation
+import Logging
+import LuthierFeatures
 import LuthierLive
 
 /// The `--database` option of the shop's admin subcommands, and opening it.
 struct ShopDatabase: ParsableArguments {
-    @Option(help: "The SQLite file the shop runs on (migrated if it is older than this version).")
+    @Option(
+        help:
+            "The SQLite file the shop runs on, or its PostgreSQL database (postgres://user:password@host:5432/database); migrated if older than this version."
+    )
     var database = "luthier.sqlite"
 
     func validate() throws {
-        // Opening would create a fresh, empty shop database: a mistyped path would then read as
-        // an empty shop, and a change would land in a stray file nobody serves.
+        try Self.validate(database)
+    }
+
+    /// Refuses a database that is not there: opening would create a fresh, empty shop database, so
+    /// a mistyped path would read as an empty shop and a change would land in a stray file nobody
+    /// serves. (A PostgreSQL database must exist already: the server says so if it does not.)
+    static func validate(_ database: String) throws {
+        if PostgresLocation.isPostgres(database) {
+            do {
+                _ = try PostgresLocation(url: database)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+            return
+        }
         guard database == ":memory:" || FileManager.default.fileExists(atPath: database) else {
             throw ValidationError("No database at \(database); pass the file the shop runs on with --database.")
         }
     }
 
-    func open() throws -> WorkshopStore {
-        try WorkshopStore(path: database)
+    /// Runs `body` with the shop's admin interface on the database, ready (for PostgreSQL, its
+    /// pool running and its schema up to date).
+    func withAdmin<T>(_ body: (WorkshopAdminClient) async throws -> T) async throws -> T {
+        try await Self.withShop(database) { live in try await body(live.admin) }
+    }
+
+    /// Runs `body` with the whole live system on `database`, quiet but for errors.
+    static func withShop<T>(_ database: String, _ body: (LiveSystem) async throws -> T) async throws -> T {
+        var logger = Logger(label: "luthier")
+        logger.logLevel = .error
+        let live = try LiveSystem(database: database, ratesURL: nil, simulateLatency: false, logger: logger)
+        return try await live.running { try await body(live) }
     }
 }
 

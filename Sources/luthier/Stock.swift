@@ -22,7 +22,7 @@ struct Stock: AsyncParsableCommand {
         @OptionGroup var shop: ShopDatabase
 
         func run() async throws {
-            let levels = try await WorkshopAdminClient.live(store: try shop.open()).stockLevels()
+            let levels = try await shop.withAdmin { admin in try await admin.stockLevels() }
             print(Stock.table(levels), terminator: "")
         }
     }
@@ -58,8 +58,10 @@ struct Stock: AsyncParsableCommand {
                     "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
             }
             do {
-                let booked = try await WorkshopAdminClient.live(store: try shop.open()).adjustStock(
-                    stocked, amount, note)
+                let booked = try await shop.withAdmin { admin in
+                    try await admin.adjustStock(
+                        stocked, amount, note)
+                }
                 print(
                     "\(booked.wood.stockName): \(booked.change > 0 ? "+" : "")\(booked.change), \(booked.inStockAfter) in stock."
                 )
@@ -78,7 +80,7 @@ struct Stock: AsyncParsableCommand {
         var limit = 20
 
         func run() async throws {
-            let adjustments = try await WorkshopAdminClient.live(store: try shop.open()).stockAdjustments(limit)
+            let adjustments = try await shop.withAdmin { admin in try await admin.stockAdjustments(limit) }
             guard !adjustments.isEmpty else {
                 print("No adjustment has been booked yet.")
                 return
