@@ -120,6 +120,18 @@ public struct LiveSystem: Sendable {
         }
     }
 
+    /// Why this instance should not be sent requests now, or nil when it may: PostgreSQL must
+    /// answer a `SELECT 1` within the store's bound; an SQLite file is always there.
+    public var readiness: @Sendable () async -> String? {
+        switch store {
+        case .sqlite: { nil }
+        case .postgres(let postgres):
+            {
+                await postgres.isReachable() ? nil : "the database at \(postgres.location) does not answer"
+            }
+        }
+    }
+
     /// What `--database` named, without a password.
     public var databaseDescription: String {
         switch store {

@@ -8,14 +8,14 @@ extension PostgresStore {
     /// Appends `events` in one transaction: all of them or none.
     func recordAnalytics(_ events: [AnalyticsEvent]) async throws {
         guard !events.isEmpty else { return }
-        try await client.withConnection { connection in
-            try await connection.withTransaction(logger: logger) { connection in
+        try await connection { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
                 for event in events {
                     try await connection.run(
                         """
                         INSERT INTO analytics_events (action, configuration, occurred_at, session_key)
                         VALUES (\(event.action), \(event.configuration), \(Self.milliseconds(event.at)), \(event.sessionKey))
-                        """, logger)
+                        """, self.logger)
                 }
             }
         }
@@ -24,12 +24,12 @@ extension PostgresStore {
     /// The whole log summed up from one consistent read, as the SQLite store sums it.
     func analyticsReport(limit: Int) async throws -> AnalyticsReport {
         try await read { connection in
-            let total = try await connection.value(Int.self, "SELECT COUNT(*) FROM analytics_events", logger) ?? 0
+            let total = try await connection.value(Int.self, "SELECT COUNT(*) FROM analytics_events", self.logger) ?? 0
             let actions = try await connection.rows(
                 """
                 SELECT action, COUNT(*) AS count FROM analytics_events
                 GROUP BY action ORDER BY count DESC, action COLLATE "C"
-                """, logger
+                """, self.logger
             ).map {
                 AnalyticsReport.ActionCount(
                     action: try $0["action"].decode(String.self), count: try $0["count"].decode(Int.self))
@@ -40,7 +40,7 @@ extension PostgresStore {
                 WHERE action IN ('add', 'increment') AND configuration IS NOT NULL
                 GROUP BY configuration ORDER BY added DESC, configuration COLLATE "C"
                 LIMIT \(max(0, limit))
-                """, logger
+                """, self.logger
             ).map {
                 AnalyticsReport.ConfigurationCount(
                     configuration: try $0["configuration"].decode(String.self), added: try $0["added"].decode(Int.self))

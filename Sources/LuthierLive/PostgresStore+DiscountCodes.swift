@@ -7,7 +7,7 @@ import PostgresNIO
 extension PostgresStore {
     /// Every code, oldest first.
     public func discountCodes() async throws -> [DiscountCode] {
-        try await read { connection in try await Self.discountCodes(on: connection, logger) }
+        try await read { connection in try await Self.discountCodes(on: connection, self.logger) }
     }
 
     /// Adds `code` and returns every code.
@@ -15,8 +15,8 @@ extension PostgresStore {
     /// - Throws: `DiscountCodeRefusal.exists` when a code of that name exists in any case.
     public func addDiscountCode(_ code: DiscountCode) async throws -> [DiscountCode] {
         try await write { connection in
-            try await Self.addDiscountCode(code, at: now(), on: connection, logger)
-            return try await Self.discountCodes(on: connection, logger)
+            try await Self.addDiscountCode(code, at: self.now(), on: connection, self.logger)
+            return try await Self.discountCodes(on: connection, self.logger)
         }
     }
 
@@ -25,15 +25,15 @@ extension PostgresStore {
     /// - Throws: `DiscountCodeRefusal.noSuchCode`, or `.alreadyExpired`.
     public func expireDiscountCode(_ code: String) async throws -> [DiscountCode] {
         try await write { connection in
-            let at = now()
-            guard let existing = try await Self.discountCode(code, on: connection, logger) else {
+            let at = self.now()
+            guard let existing = try await Self.discountCode(code, on: connection, self.logger) else {
                 throw DiscountCodeRefusal.noSuchCode(code)
             }
             guard existing.isValid(at: at) else { throw DiscountCodeRefusal.alreadyExpired(existing.code) }
             try await connection.run(
                 "UPDATE discount_codes SET expires_at = \(Self.milliseconds(at)) WHERE lower(code) = lower(\(code))",
-                logger)
-            return try await Self.discountCodes(on: connection, logger)
+                self.logger)
+            return try await Self.discountCodes(on: connection, self.logger)
         }
     }
 
@@ -41,10 +41,10 @@ extension PostgresStore {
     /// every code, oldest first.
     public func seedDiscountCodes(_ codes: [DiscountCode]) async throws -> [DiscountCode] {
         try await write { connection in
-            for code in codes where try await Self.discountCode(code.code, on: connection, logger) == nil {
-                try await Self.addDiscountCode(code, at: now(), on: connection, logger)
+            for code in codes where try await Self.discountCode(code.code, on: connection, self.logger) == nil {
+                try await Self.addDiscountCode(code, at: self.now(), on: connection, self.logger)
             }
-            return try await Self.discountCodes(on: connection, logger)
+            return try await Self.discountCodes(on: connection, self.logger)
         }
     }
 

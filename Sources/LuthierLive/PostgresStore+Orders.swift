@@ -15,34 +15,34 @@ extension PostgresStore {
     ///   written then.
     public func placeOrder(_ request: OrderRequest) async throws -> Order {
         try await write { connection in
-            if let existing = try await Self.fetchOrder(on: connection, checkoutID: request.checkoutID, logger) {
+            if let existing = try await Self.fetchOrder(on: connection, checkoutID: request.checkoutID, self.logger) {
                 return existing
             }
             guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
             let needs = WoodNeed.of(request.lines)
-            let missing = WoodNeed.missing(needs, stock: try await Self.stock(of: needs, on: connection, logger))
+            let missing = WoodNeed.missing(needs, stock: try await Self.stock(of: needs, on: connection, self.logger))
             if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
             for need in needs {
                 try await connection.run(
                     """
                     UPDATE wood_stock SET quantity = quantity - \(need.count)
                     WHERE kind = \(need.wood.kind) AND wood = \(need.wood.wood)
-                    """, logger)
+                    """, self.logger)
             }
             var generator = SystemRandomNumberGenerator()
             let order = Order(
-                placing: request, number: try await Self.freeOrderNumber(on: connection, logger),
+                placing: request, number: try await Self.freeOrderNumber(on: connection, self.logger),
                 accessKey: Order.newAccessKey(using: &generator),  // the system's generator: a key is a secret
                 // Stored in whole milliseconds; the returned order says exactly what was stored.
-                placedAt: Self.date(milliseconds: Self.milliseconds(now())))
-            try await Self.insert(order, on: connection, logger)
+                placedAt: Self.date(milliseconds: Self.milliseconds(self.now())))
+            try await Self.insert(order, on: connection, self.logger)
             return order
         }
     }
 
     /// The order numbered `number`, if there is one.
     public func order(number: String) async throws -> Order? {
-        try await read { connection in try await Self.fetchOrder(on: connection, number: number, logger) }
+        try await read { connection in try await Self.fetchOrder(on: connection, number: number, self.logger) }
     }
 
     // MARK: - Inside a transaction

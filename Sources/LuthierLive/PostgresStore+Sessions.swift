@@ -10,16 +10,16 @@ extension PostgresStore {
     /// afresh rather than failing every request of that cookie).
     func loadSession(key: String) async throws -> SessionSnapshot? {
         let usedAt = Self.milliseconds(now())
-        return try await client.withConnection { connection in
+        return try await connection { connection in
             // One statement marks it used and returns it, so no transaction is held across a round trip.
             guard
                 let text = try await connection.value(
-                    String.self, "UPDATE sessions SET used_at = \(usedAt) WHERE key = \(key) RETURNING snapshot", logger
+                    String.self, "UPDATE sessions SET used_at = \(usedAt) WHERE key = \(key) RETURNING snapshot", self.logger
                 )
             else { return nil }
             if text == WorkshopStore.tombstone { return nil }
             guard let snapshot = WorkshopStore.decodeSession(text) else {
-                try await connection.run("DELETE FROM sessions WHERE key = \(key)", logger)
+                try await connection.run("DELETE FROM sessions WHERE key = \(key)", self.logger)
                 return nil
             }
             return snapshot
@@ -45,14 +45,14 @@ extension PostgresStore {
     /// Deletes the sessions last used before `date`, and the leftovers last used before
     /// `leftoverDate`; says how many went.
     func deleteSessions(unusedBefore date: Date, leftoversUnusedBefore leftoverDate: Date) async throws -> Int {
-        try await client.withConnection { connection in
+        try await connection { connection in
             try await connection.rows(
                 """
                 DELETE FROM sessions
                 WHERE used_at < \(Self.milliseconds(date))
                     OR (NOT worth_keeping AND used_at < \(Self.milliseconds(leftoverDate)))
                 RETURNING 1
-                """, logger
+                """, self.logger
             ).count
         }
     }

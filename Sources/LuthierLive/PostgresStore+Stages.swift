@@ -16,7 +16,7 @@ extension PostgresStore {
                 """
                 SELECT number, status, shipping, stage_started_at FROM orders
                 WHERE status = ANY(\(Self.inProgressStatuses)) ORDER BY placed_at, number COLLATE "C"
-                """, logger)
+                """, self.logger)
             var moved: [String] = []
             for row in inProgress {
                 let number = try row["number"].decode(String.self)
@@ -35,8 +35,8 @@ extension PostgresStore {
                     """
                     UPDATE orders SET status = \(next.status.rawValue), stage_started_at = \(Self.milliseconds(next.startedAt))
                     WHERE number = \(number)
-                    """, logger)
-                try await Self.insertStage(next, of: number, on: connection, logger)
+                    """, self.logger)
+                try await Self.insertStage(next, of: number, on: connection, self.logger)
                 moved.append(number)
             }
             guard !moved.isEmpty else { return [] }
@@ -45,7 +45,7 @@ extension PostgresStore {
                 """
                 SELECT \(unescaped: Self.orderColumns) FROM orders WHERE number = ANY(\(moved))
                 ORDER BY placed_at, number COLLATE "C"
-                """, logger)
+                """, self.logger)
         }
     }
 
@@ -54,7 +54,7 @@ extension PostgresStore {
         try await read { connection in
             let earliest = try await connection.value(
                 Int64?.self,
-                "SELECT MIN(stage_started_at) FROM orders WHERE status = ANY(\(Self.inProgressStatuses))", logger)
+                "SELECT MIN(stage_started_at) FROM orders WHERE status = ANY(\(Self.inProgressStatuses))", self.logger)
             return earliest.flatMap { $0 }.map { pace.stageEnds(startedAt: Self.date(milliseconds: $0)) }
         }
     }
@@ -67,7 +67,7 @@ extension PostgresStore {
                 """
                 SELECT \(unescaped: Self.orderColumns) FROM orders
                 ORDER BY placed_at DESC, number COLLATE "C" DESC LIMIT \(max(0, limit))
-                """, logger)
+                """, self.logger)
         }
     }
 
@@ -79,7 +79,7 @@ extension PostgresStore {
                 """
                 SELECT \(unescaped: Self.orderColumns) FROM orders WHERE status = ANY(\(Self.inProgressStatuses))
                 ORDER BY placed_at, number COLLATE "C"
-                """, logger)
+                """, self.logger)
         }
     }
 
@@ -92,7 +92,7 @@ extension PostgresStore {
                 SELECT COALESCE(SUM(order_lines.quantity), 0) FROM order_lines
                 JOIN orders ON orders.number = order_lines.order_number
                 WHERE orders.placed_at >= \(Self.milliseconds(since))
-                """, logger) ?? 0
+                """, self.logger) ?? 0
         }
     }
 
@@ -107,7 +107,7 @@ extension PostgresStore {
                 WHERE (\(stage?.rawValue)::text IS NULL OR status = \(stage?.rawValue))
                     AND (\(number)::text IS NULL OR strpos(number, \(number)) > 0)
                 ORDER BY placed_at DESC, number COLLATE "C" DESC LIMIT \(max(0, limit))
-                """, logger)
+                """, self.logger)
         }
     }
 
@@ -115,7 +115,7 @@ extension PostgresStore {
     public func stageHistory(ofOrder number: String) async throws -> [StageEntry] {
         try await read { connection in
             try await connection.rows(
-                "SELECT status, started_at, note FROM order_stages WHERE order_number = \(number) ORDER BY id", logger
+                "SELECT status, started_at, note FROM order_stages WHERE order_number = \(number) ORDER BY id", self.logger
             ).compactMap { row in
                 guard let status = OrderStatus(rawValue: try row["status"].decode(String.self)) else { return nil }
                 return StageEntry(
@@ -131,18 +131,18 @@ extension PostgresStore {
     /// - Throws: `OrderChangeRefusal.noSuchOrder` or `.notCancellable`; nothing is written then.
     public func cancelOrder(number: String, note: String) async throws -> Order {
         try await write { connection in
-            guard let order = try await Self.fetchOrder(on: connection, number: number, logger) else {
+            guard let order = try await Self.fetchOrder(on: connection, number: number, self.logger) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCancellable else { throw OrderChangeRefusal.notCancellable(number, order.status) }
-            let at = now()
+            let at = self.now()
             for need in WoodNeed.of(order.lines) {
                 _ = try await Self.book(
                     need.count, of: need.wood,
-                    inStockBefore: try await Self.quantity(of: need.wood, on: connection, logger),
-                    note: "Order \(number) cancelled: \(note)", at: at, on: connection, logger)
+                    inStockBefore: try await Self.quantity(of: need.wood, on: connection, self.logger),
+                    note: "Order \(number) cancelled: \(note)", at: at, on: connection, self.logger)
             }
-            return try await Self.move(order, to: .cancelled, at: at, note: note, on: connection, logger)
+            return try await Self.move(order, to: .cancelled, at: at, note: note, on: connection, self.logger)
         }
     }
 
@@ -151,11 +151,11 @@ extension PostgresStore {
     /// - Throws: `OrderChangeRefusal.noSuchOrder` or `.notCollectable`; nothing is written then.
     public func markCollected(number: String) async throws -> Order {
         try await write { connection in
-            guard let order = try await Self.fetchOrder(on: connection, number: number, logger) else {
+            guard let order = try await Self.fetchOrder(on: connection, number: number, self.logger) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCollectable else { throw OrderChangeRefusal.notCollectable(number, order.status) }
-            return try await Self.move(order, to: .collected, at: now(), note: nil, on: connection, logger)
+            return try await Self.move(order, to: .collected, at: self.now(), note: nil, on: connection, self.logger)
         }
     }
 

@@ -10,7 +10,7 @@ extension PostgresStore {
     public func availability(for lines: [CartLine]) async throws -> [Availability] {
         try await read { connection in
             WoodNeed.availability(
-                of: lines, stock: try await Self.stock(of: WoodNeed.of(lines), on: connection, logger))
+                of: lines, stock: try await Self.stock(of: WoodNeed.of(lines), on: connection, self.logger))
         }
     }
 
@@ -18,31 +18,31 @@ extension PostgresStore {
     /// of nothing takes what the backlog alone takes.
     public func estimate(for lines: [CartLine]) async throws -> BuildEstimate {
         try await read { connection in
-            let openOrders = try await Self.openOrderCount(on: connection, logger)
+            let openOrders = try await Self.openOrderCount(on: connection, self.logger)
             var longest: BuildEstimate?
             var seen: Set<Guitar> = []
             for line in lines where seen.insert(line.guitar).inserted {
-                let estimate = estimateRule.estimate(
+                let estimate = self.estimateRule.estimate(
                     openOrders: openOrders,
-                    bodyStock: try await Self.quantity(of: .body(line.guitar.body), on: connection, logger),
+                    bodyStock: try await Self.quantity(of: .body(line.guitar.body), on: connection, self.logger),
                     fretboardStock: try await Self.quantity(
-                        of: .fretboard(line.guitar.fretboard), on: connection, logger))
+                        of: .fretboard(line.guitar.fretboard), on: connection, self.logger))
                 if estimate.months > longest?.months ?? Int.min { longest = estimate }
             }
-            return longest ?? estimateRule.estimate(openOrders: openOrders, bodyStock: Int.max, fretboardStock: Int.max)
+            return longest ?? self.estimateRule.estimate(openOrders: openOrders, bodyStock: Int.max, fretboardStock: Int.max)
         }
     }
 
     /// Every stock line in the pickers' order, with what open orders hold and finished guitars took.
     public func stockLevels() async throws -> [StockLevel] {
-        try await read { connection in try await Self.stockLevels(on: connection, logger) }
+        try await read { connection in try await Self.stockLevels(on: connection, self.logger) }
     }
 
     /// The stock lines with nothing in stock.
     public func soldOut() async throws -> Set<StockedWood> {
         try await read { connection in
             Set(
-                try await connection.rows("SELECT kind, wood FROM wood_stock WHERE quantity <= 0", logger)
+                try await connection.rows("SELECT kind, wood FROM wood_stock WHERE quantity <= 0", self.logger)
                     .compactMap(Self.stockedWood(in:)))
         }
     }
@@ -52,11 +52,11 @@ extension PostgresStore {
     /// - Throws: `StockRefusal` when `StockLevel.refusal(of:)` refuses it; nothing is written.
     public func adjustStock(of wood: StockedWood, by change: Int, note: String) async throws -> StockAdjustment {
         try await write { connection in
-            let levels = try await Self.stockLevels(on: connection, logger)
+            let levels = try await Self.stockLevels(on: connection, self.logger)
             let level = levels.first { $0.wood == wood } ?? StockLevel(wood: wood, inStock: 0, reserved: 0, taken: 0)
             if let refusal = level.refusal(of: change) { throw refusal }
             return try await Self.book(
-                change, of: wood, inStockBefore: level.inStock, note: note, at: now(), on: connection, logger)
+                change, of: wood, inStockBefore: level.inStock, note: note, at: self.now(), on: connection, self.logger)
         }
     }
 
@@ -67,7 +67,7 @@ extension PostgresStore {
                 """
                 SELECT kind, wood, change, quantity_after, note, made_at FROM stock_adjustments
                 ORDER BY made_at DESC, id DESC LIMIT \(max(0, limit))
-                """, logger
+                """, self.logger
             ).compactMap { row in
                 guard let wood = Self.stockedWood(in: row) else { return nil }
                 return StockAdjustment(

@@ -24,20 +24,31 @@ public final class PostgresStore: Sendable {
     let client: PostgresClient
     let logger: Logger
     let now: @Sendable () -> Date
+    /// How long one call may wait for the database, on ``clock``: a lost database must turn into
+    /// a refusal the customer sees in seconds ("please try again", 503), not a request held for
+    /// the minute the pool keeps retrying before its circuit breaker trips.
+    let callTimeout: Duration
+    let clock: any Clock<Duration>
 
-    /// The advisory lock every judging write holds for its transaction.
-    static let workshopLock: Int64 = 0x4C55_5448_0001
+    /// The advisory lock every judging write holds for its transaction (one per schema: see
+    /// ``write(lock:_:)``).
+    static let workshopLock = "workshop"
     /// The advisory lock migrations hold, so that instances starting together migrate once.
-    static let migrationLock: Int64 = 0x4C55_5448_0002
+    static let migrationLock = "migrations"
+    /// How long start-up waits to migrate (behind another instance's migration, say).
+    static let migrationTimeout = Duration.seconds(120)
 
     public init(
         location: PostgresLocation, logger: Logger, estimateRule: EstimateRule = .standard,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, callTimeout: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.location = location
         self.estimateRule = estimateRule
         self.logger = logger
         self.now = now
+        self.callTimeout = callTimeout
+        self.clock = clock
         client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
     }
 
@@ -54,7 +65,8 @@ public final class PostgresStore: Sendable {
     public func migrate() async throws {
         do {
             try await probe()
-            try await write(lock: Self.migrationLock) { connection in
+            // Start-up may wait for another instance's migration: a longer bound than a request's.
+            try await write(lock: Self.migrationLock, within: Self.migrationTimeout) { connection in
                 try await Self.migrate(on: connection, logger: self.logger)
             }
         } catch {
@@ -80,20 +92,18 @@ public final class PostgresStore: Sendable {
 
     /// Whether the database answers now: `SELECT 1` on a pooled connection.
     public func isReachable() async -> Bool {
-        (try? await client.query("SELECT 1", logger: logger).collect()) != nil
+        (try? await connection { connection in try await connection.run("SELECT 1", self.logger) }) != nil
     }
 
     // MARK: - Access
 
     /// One consistent read: a read-only transaction at `REPEATABLE READ`, so that the several
     /// queries of one answer see the same moment, as SQLite's read transactions do.
-    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await Self.unwrappingRefusals {
-            try await client.withConnection { connection in
-                try await connection.withTransaction(logger: logger) { connection in
-                    try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger)
-                    return try await body(connection)
-                }
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await connection { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
+                try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", self.logger)
+                return try await body(connection)
             }
         }
     }
@@ -101,15 +111,48 @@ public final class PostgresStore: Sendable {
     /// One write transaction holding the advisory lock `lock` (the workshop's by default) from
     /// its first statement to its commit.
     func write<T: Sendable>(
-        lock: Int64 = PostgresStore.workshopLock, _ body: (PostgresConnection) async throws -> T
+        lock: String = PostgresStore.workshopLock, within timeout: Duration? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await Self.unwrappingRefusals {
-            try await client.withConnection { connection in
-                try await connection.withTransaction(logger: logger) { connection in
-                    try await connection.run("SELECT pg_advisory_xact_lock(\(lock))", logger)
-                    return try await body(connection)
-                }
+        try await connection(within: timeout) { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
+                // Keyed by the schema and the lock's name: the instances of one shop share both;
+                // two shops (or two tests) in other schemas of one database never wait for each other.
+                try await connection.run(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock), 0))",
+                    self.logger)
+                return try await body(connection)
             }
+        }
+    }
+
+    /// `body` on a pooled connection, within `timeout` (``callTimeout`` unless given).
+    ///
+    /// The call runs as a child task beside a sleep on ``clock``; whichever ends first decides,
+    /// and the other is cancelled. A transaction cut off this way is rolled back by the server
+    /// when its connection goes, unless its commit had already been sent: then it stands, and
+    /// the caller's retry finds it (orders are idempotent per checkout, session saves by
+    /// revision).
+    ///
+    /// - Throws: `WorkshopStoreError.unreachable` past the bound; what the body threw (unwrapped
+    ///   from PostgresNIO's transaction error when the rollback went cleanly) otherwise.
+    func connection<T: Sendable>(
+        within timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let (client, clock, timeout, location) = (self.client, self.clock, timeout ?? callTimeout, self.location)
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask {
+                try await Self.unwrappingRefusals { try await client.withConnection { try await body($0) } }
+            }
+            group.addTask {
+                try await clock.sleep(for: timeout)
+                throw WorkshopStoreError.unreachable(database: location.description, after: timeout)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else {
+                throw WorkshopStoreError.unreachable(database: location.description, after: timeout)
+            }
+            return first
         }
     }
 
@@ -128,7 +171,7 @@ public final class PostgresStore: Sendable {
 
     /// One statement, on its own (its own transaction).
     func execute(_ query: PostgresQuery) async throws {
-        try await client.withConnection { connection in try await connection.run(query, logger) }
+        try await connection { connection in try await connection.run(query, self.logger) }
     }
 
     static func reason(_ error: any Error) -> String {

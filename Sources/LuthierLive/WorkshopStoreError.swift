@@ -12,6 +12,9 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// An order request without a single guitar: a caller's mistake, refused before anything is
     /// written (the checkout never offers one).
     case emptyOrder
+    /// The database did not answer within the bound a call may wait (PostgreSQL: the server is
+    /// down or unreachable); nothing was written, or the caller's retry will find what was.
+    case unreachable(database: String, after: Duration)
 
     public var description: String {
         switch self {
@@ -23,6 +26,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "No free order number could be drawn"
         case .emptyOrder:
             "An order needs at least one guitar"
+        case .unreachable(let database, let after):
+            "The database at \(database) did not answer within \(after)"
         }
     }
 }

@@ -20,6 +20,9 @@ public struct LuthierServices: Sendable {
     public let metrics: ShopMetrics
     /// Where requests and refusals are logged.
     public let logger: Logger
+    /// Why the instance should get no requests now (its database does not answer), or nil:
+    /// what `/healthz` reports to a load balancer.
+    public var readiness: @Sendable () async -> String? = { nil }
 }
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
@@ -52,6 +55,7 @@ public func buildApplicationWithServices(
     logger: Logger = Logger(label: "luthier"),
     showroomClock: (any Clock<Duration>)? = nil,
     storeLockWaits: @escaping @Sendable () -> Int = { 0 },
+    readiness: @escaping @Sendable () async -> String? = { nil },
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> (some ApplicationProtocol, LuthierServices) {
     // Every write to the store and every rate request is measured, whoever makes it.
@@ -109,7 +113,8 @@ public func buildApplicationWithServices(
         assets: assets,
         showroom: showroom,
         metrics: metrics,
-        logger: logger
+        logger: logger,
+        readiness: readiness
     )
     let router = buildRouter(configuration: configuration, services: services)
     let staticAnswers = StaticAssetAnswers(catalog: assets, cacheControl: configuration.staticCacheControl)
@@ -266,9 +271,17 @@ public func buildRouter(
                 + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
         }, shopCodes: services.registry.discounts)
     let recording = RecordingRouter(router: router, table: routes)
-    // For load balancers and monitors: answers while the server takes requests, without a session.
-    recording.get("/healthz") { _, _ in
-        Response(
+    // For load balancers and monitors: answers while the server takes requests, without a session;
+    // "not ready" (503, try again in 5 s) while its database does not answer, so that a balancer
+    // sends the requests to an instance that can serve them.
+    recording.get("/healthz") { [readiness = services.readiness] _, _ in
+        if let problem = await readiness() {
+            return Response(
+                status: .serviceUnavailable,
+                headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .retryAfter: "5"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "not ready: \(problem)\n")))
+        }
+        return Response(
             status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
     }

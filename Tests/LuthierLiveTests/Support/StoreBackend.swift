@@ -71,9 +71,11 @@ enum PostgresTestSchema {
         var location = try PostgresLocation(url: url)
         var logger = Logger(label: "postgres-test")
         logger.logLevel = .error
-        let server = PostgresStore(location: location, logger: logger)
+        let server = PostgresStore(location: location, logger: logger, callTimeout: .seconds(60))
         location.schema = "luthier_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let store = PostgresStore(location: location, logger: logger, now: { now() })
+        // The bound a call may wait is not what the contracts check; under the whole suite's load
+        // a generous one keeps them about the stores.
+        let store = PostgresStore(location: location, logger: logger, now: { now() }, callTimeout: .seconds(60))
         let schema = location.schema ?? ""
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await server.run() }

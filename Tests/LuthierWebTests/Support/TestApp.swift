@@ -37,6 +37,7 @@ struct TestApp: Sendable {
         environment makeEnvironment: (WatchedTestClock) -> LuthierEnvironment = { .webTest(clock: $0) },
         admin: WorkshopAdminClient = .failing,
         log: LogCapture? = nil,
+        readiness: @escaping @Sendable () async -> String? = { nil },
         _ body: @Sendable (TestApp) async throws -> Value
     ) async throws -> Value {
         var configuration = LuthierConfiguration(
@@ -64,6 +65,7 @@ struct TestApp: Sendable {
             admin: admin,
             logger: logger,
             showroomClock: showroomClock,
+            readiness: readiness,
             onServerRunning: { port in
                 portContinuation.yield(port)
                 portContinuation.finish()
