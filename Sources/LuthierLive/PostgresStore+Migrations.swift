@@ -146,7 +146,8 @@ extension PostgresStore {
     /// The migrations this database has run, oldest first (for tests and diagnostics).
     public func appliedMigrations() async throws -> [String] {
         try await read { connection in
-            try await connection.rows("SELECT name FROM luthier_migrations ORDER BY applied_at, name", self.logger).map {
+            try await connection.rows("SELECT name FROM luthier_migrations ORDER BY applied_at, name", self.logger).map
+            {
                 try $0["name"].decode(String.self)
             }
         }

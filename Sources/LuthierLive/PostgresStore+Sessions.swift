@@ -14,7 +14,8 @@ extension PostgresStore {
             // One statement marks it used and returns it, so no transaction is held across a round trip.
             guard
                 let text = try await connection.value(
-                    String.self, "UPDATE sessions SET used_at = \(usedAt) WHERE key = \(key) RETURNING snapshot", self.logger
+                    String.self, "UPDATE sessions SET used_at = \(usedAt) WHERE key = \(key) RETURNING snapshot",
+                    self.logger
                 )
             else { return nil }
             if text == WorkshopStore.tombstone { return nil }

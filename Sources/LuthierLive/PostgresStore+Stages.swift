@@ -115,7 +115,8 @@ extension PostgresStore {
     public func stageHistory(ofOrder number: String) async throws -> [StageEntry] {
         try await read { connection in
             try await connection.rows(
-                "SELECT status, started_at, note FROM order_stages WHERE order_number = \(number) ORDER BY id", self.logger
+                "SELECT status, started_at, note FROM order_stages WHERE order_number = \(number) ORDER BY id",
+                self.logger
             ).compactMap { row in
                 guard let status = OrderStatus(rawValue: try row["status"].decode(String.self)) else { return nil }
                 return StageEntry(

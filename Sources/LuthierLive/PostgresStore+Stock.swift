@@ -29,7 +29,8 @@ extension PostgresStore {
                         of: .fretboard(line.guitar.fretboard), on: connection, self.logger))
                 if estimate.months > longest?.months ?? Int.min { longest = estimate }
             }
-            return longest ?? self.estimateRule.estimate(openOrders: openOrders, bodyStock: Int.max, fretboardStock: Int.max)
+            return longest
+                ?? self.estimateRule.estimate(openOrders: openOrders, bodyStock: Int.max, fretboardStock: Int.max)
         }
     }
 
