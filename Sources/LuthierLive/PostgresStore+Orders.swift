@@ -14,7 +14,8 @@ extension PostgresStore {
     ///   order, naming each wood once; `WorkshopStoreError.emptyOrder` for no lines. Nothing is
     ///   written then.
     public func placeOrder(_ request: OrderRequest) async throws -> Order {
-        try await write { connection in
+        let channel = changesChannel
+        return try await write { connection in
             if let existing = try await Self.fetchOrder(on: connection, checkoutID: request.checkoutID, self.logger) {
                 return existing
             }
@@ -36,6 +37,7 @@ extension PostgresStore {
                 // Stored in whole milliseconds; the returned order says exactly what was stored.
                 placedAt: Self.date(milliseconds: Self.milliseconds(self.now())))
             try await Self.insert(order, on: connection, self.logger)
+            try await Self.notify(.placed(number: order.number), on: channel, connection, self.logger)
             return order
         }
     }

@@ -11,7 +11,8 @@ extension PostgresStore {
     ///
     /// - Returns: the orders that moved, as stored now, oldest first.
     public func advanceStages(now: Date, pace: WorkshopPace) async throws -> [Order] {
-        try await write { connection in
+        let channel = changesChannel
+        return try await write { connection in
             let inProgress = try await connection.rows(
                 """
                 SELECT number, status, shipping, stage_started_at FROM orders
@@ -37,6 +38,7 @@ extension PostgresStore {
                     WHERE number = \(number)
                     """, self.logger)
                 try await Self.insertStage(next, of: number, on: connection, self.logger)
+                try await Self.notify(.advanced(number: number), on: channel, connection, self.logger)
                 moved.append(number)
             }
             guard !moved.isEmpty else { return [] }
@@ -131,7 +133,8 @@ extension PostgresStore {
     ///
     /// - Throws: `OrderChangeRefusal.noSuchOrder` or `.notCancellable`; nothing is written then.
     public func cancelOrder(number: String, note: String) async throws -> Order {
-        try await write { connection in
+        let channel = changesChannel
+        return try await write { connection in
             guard let order = try await Self.fetchOrder(on: connection, number: number, self.logger) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
@@ -143,7 +146,8 @@ extension PostgresStore {
                     inStockBefore: try await Self.quantity(of: need.wood, on: connection, self.logger),
                     note: "Order \(number) cancelled: \(note)", at: at, on: connection, self.logger)
             }
-            return try await Self.move(order, to: .cancelled, at: at, note: note, on: connection, self.logger)
+            return try await Self.move(
+                order, to: .cancelled, at: at, note: note, channel: channel, on: connection, self.logger)
         }
     }
 
@@ -151,19 +155,21 @@ extension PostgresStore {
     ///
     /// - Throws: `OrderChangeRefusal.noSuchOrder` or `.notCollectable`; nothing is written then.
     public func markCollected(number: String) async throws -> Order {
-        try await write { connection in
+        let channel = changesChannel
+        return try await write { connection in
             guard let order = try await Self.fetchOrder(on: connection, number: number, self.logger) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCollectable else { throw OrderChangeRefusal.notCollectable(number, order.status) }
-            return try await Self.move(order, to: .collected, at: self.now(), note: nil, on: connection, self.logger)
+            return try await Self.move(
+                order, to: .collected, at: self.now(), note: nil, channel: channel, on: connection, self.logger)
         }
     }
 
     /// Puts `order` at `status` from `at`, with its history row; returns it as stored.
     private static func move(
-        _ order: Order, to status: OrderStatus, at: Date, note: String?, on connection: PostgresConnection,
-        _ logger: Logger
+        _ order: Order, to status: OrderStatus, at: Date, note: String?, channel: String,
+        on connection: PostgresConnection, _ logger: Logger
     ) async throws -> Order {
         let started = milliseconds(at)
         try await connection.run(
@@ -172,6 +178,7 @@ extension PostgresStore {
         try await insertStage(
             StageEntry(status: status, startedAt: date(milliseconds: started), note: note), of: order.number,
             on: connection, logger)
+        try await notify(.changed(number: order.number), on: channel, connection, logger)
         guard let moved = try await fetchOrder(on: connection, number: order.number, logger) else {
             throw OrderChangeRefusal.noSuchOrder(order.number)
         }

@@ -83,7 +83,8 @@ extension WorkshopClient {
             nextStageChange: { pace in try await store.nextStageChange(pace: pace) },
             recentOrders: { limit in try await store.recentOrders(limit: limit) },
             ordersInProgress: { try await store.ordersInProgress() },
-            guitarsOrdered: { since in try await store.guitarsOrdered(since: since) }
+            guitarsOrdered: { since in try await store.guitarsOrdered(since: since) },
+            changesElsewhere: { store.changes() }
         )
     }
 }

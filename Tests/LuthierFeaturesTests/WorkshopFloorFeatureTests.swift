@@ -89,6 +89,44 @@ import Testing
         await store.finish()
     }
 
+    // MARK: - Other instances
+
+    @Test func ordersPlacedMovedAndChangedByAnotherInstanceShowHere() async {
+        let harness = Harness()
+        let base = harness.base
+        var (store, floor) = await harness.startedEmpty()
+        let order = Fixture.order(1, minutes: 0)
+        harness.workshop.store(order)
+
+        harness.workshop.changeElsewhere(.placed(number: order.number))
+        await store.receive(.placed(order, at: base), checking: { _ in })
+        // The new order wakes the timer, which finds nothing due yet.
+        await store.receive(.advanced([], at: base))
+        #expect(floor.currentOutput.inProgress == [order])
+        #expect(floor.currentOutput.guitarsOrderedToday == order.guitarCount)
+
+        let shaped = Fixture.moved(order, to: .bodyShaping, at: base)
+        harness.workshop.store(shaped)
+        harness.workshop.changeElsewhere(.advanced(number: order.number))
+        await store.receive(.advanced([shaped], at: base), checking: { _ in })
+        #expect(floor.currentOutput.inProgress == [shaped])
+
+        // Reconnected: the floor is read again, since changes in between were not told.
+        harness.workshop.changeElsewhere(.listening)
+        await store.receive(
+            .loaded(recentOrders: [shaped], inProgress: [shaped], guitarsOrderedToday: order.guitarCount, at: base),
+            checking: { _ in })
+        // An order that cannot be read is skipped.
+        harness.workshop.changeElsewhere(.changed(number: "LU-NOPE22"))
+        let cancelled = Fixture.moved(shaped, to: .cancelled, at: base)
+        harness.workshop.store(cancelled)
+        harness.workshop.changeElsewhere(.changed(number: order.number))
+        await store.receive(.changed(cancelled, at: base), checking: { _ in })
+        await store.receive(.advanced([], at: base))
+        #expect(floor.currentOutput.inProgress.isEmpty)
+        await store.finish()
+    }
+
     // MARK: - The stages, on time
 
     @Test(arguments: [ShippingMethod.express, .pickup])

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import Logging
+import LuthierDomain
 import Testing
 
 @testable import LuthierLive
@@ -25,6 +26,44 @@ import Testing
             #expect(
                 WorkshopStoreError.unreachable(database: "postgres://x@h:1/d", after: .seconds(5)).description
                     == "The database at postgres://x@h:1/d did not answer within 5.0 seconds")
+        }
+    }
+}
+
+/// Two instances on one PostgreSQL schema: what one commits, the other hears (LISTEN/NOTIFY),
+/// and only once it is committed. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
+@Suite(.enabled(if: StoreBackend.postgresURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
+struct PostgresStoreChangesTests {
+    @Test func anotherInstanceHearsEveryPlacedMovedAndChangedOrder() async throws {
+        let url = try #require(StoreBackend.postgresURL)
+        let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
+        try await PostgresTestSchema.with(url: url, now: now) { first in
+            var logger = Logger(label: "second")
+            logger.logLevel = .error
+            let second = PostgresStore(location: first.location, logger: logger, now: { now() })
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await second.run() }
+                defer { group.cancelAll() }
+                var heard = second.changes().makeAsyncIterator()
+                #expect(await heard.next() == .listening)
+
+                let order = try await first.placeOrder(OrderFixture.request(checkoutID: "elsewhere", shipping: .pickup))
+                #expect(await heard.next() == .placed(number: order.number))
+                // A refused order commits nothing, so nothing is heard of it.
+                _ = try await first.adjustStock(of: .body(.koa), by: -6, note: "none left")
+                await #expect(throws: OrderError.self) {
+                    try await first.placeOrder(
+                        OrderFixture.request(checkoutID: "refused", guitar: Guitar(body: .koa)))
+                }
+                let moved = try await first.advanceStages(
+                    now: order.placedAt.addingTimeInterval(3_600), pace: WorkshopPace(perStage: .seconds(60)))
+                #expect(moved.map(\.number) == [order.number])
+                #expect(await heard.next() == .advanced(number: order.number))
+                _ = try await second.placeOrder(OrderFixture.request(checkoutID: "here"))
+                let here = try #require(await heard.next())
+                #expect(here.number != order.number)
+                #expect(try await first.order(number: here.number ?? "")?.checkoutID == "here")
+            }
         }
     }
 }

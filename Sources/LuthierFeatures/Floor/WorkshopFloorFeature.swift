@@ -47,7 +47,7 @@ public struct WorkshopFloorFeature: Reducer {
     public func reduce(into state: inout WorkshopFloorState, action: Action) -> Effect<Action> {
         switch action {
         case .start:
-            return .run { send in await stageTimer(send) }
+            return .merge(.run { send in await stageTimer(send) }, .run { send in await followElsewhere(send) })
         case .loaded(let recent, let inProgress, let guitars, let at):
             // The orders known before the load were placed while the store was being read, which
             // may have been before they were written: they are applied again on top of it.
@@ -71,6 +71,31 @@ public struct WorkshopFloorFeature: Reducer {
             return .run { _ in wake.signal() }
         case .retrying:
             return .none
+        }
+    }
+
+    // MARK: - Other instances
+
+    /// Follows what other instances of the shop do to orders (`WorkshopClient.changesElsewhere`):
+    /// each change is read from the store as it stands and told as if it had happened here. A
+    /// change this instance made itself comes back too, and changes nothing (the fold knows the
+    /// order already). When the changes start to be followed (again, after a lost connection),
+    /// the floor is read anew, since changes in between were not told. An order that cannot be
+    /// read now is skipped: its next change, or the next load, shows it.
+    private func followElsewhere(_ send: Send<Action>) async {
+        for await change in environment.workshop.changesElsewhere() {
+            guard let number = change.number else {
+                try? await load(send)
+                continue
+            }
+            guard let order = try? await environment.workshop.order(number) else { continue }
+            let now = environment.now()
+            switch change {
+            case .listening: break
+            case .placed: send(.placed(order, at: now))
+            case .advanced: send(.advanced([order], at: now))
+            case .changed: send(.changed(order, at: now))
+            }
         }
     }
 

@@ -34,6 +34,10 @@ public struct WorkshopClient: Sendable {
     public var ordersInProgress: @Sendable () async throws -> [Order]
     /// How many guitars were ordered since `since` (every line's quantity).
     public var guitarsOrdered: @Sendable (_ since: Date) async throws -> Int
+    /// What other instances of the shop do to orders, as they do it, for as long as the reader
+    /// reads: the workshop floor follows it so that every kiosk shows every order. One process
+    /// on its own SQLite file has no others: the stream ends at once.
+    public var changesElsewhere: @Sendable () -> AsyncStream<WorkshopChange>
 
     public init(
         availability: @escaping @Sendable (_ lines: [CartLine]) async throws -> [Availability],
@@ -55,7 +59,8 @@ public struct WorkshopClient: Sendable {
         },
         guitarsOrdered: @escaping @Sendable (_ since: Date) async throws -> Int = { _ in
             throw Unimplemented(name: "guitarsOrdered")
-        }
+        },
+        changesElsewhere: @escaping @Sendable () -> AsyncStream<WorkshopChange> = { AsyncStream { $0.finish() } }
     ) {
         self.availability = availability
         self.estimate = estimate
@@ -67,6 +72,7 @@ public struct WorkshopClient: Sendable {
         self.recentOrders = recentOrders
         self.ordersInProgress = ordersInProgress
         self.guitarsOrdered = guitarsOrdered
+        self.changesElsewhere = changesElsewhere
     }
 
     /// What a workshop call nobody provided throws: a client built without the workshop floor's

@@ -75,6 +75,13 @@ final class FakeWorkshop: Sendable {
     struct StoreDown: Error {}
 
     private let state = Mutex(State())
+    /// What "other instances" of the shop do, as a test tells it (``changeElsewhere(_:)``).
+    private let elsewhere = AsyncStream.makeStream(of: WorkshopChange.self)
+
+    /// Tells the floor following this workshop that another instance did `change`.
+    func changeElsewhere(_ change: WorkshopChange) {
+        elsewhere.continuation.yield(change)
+    }
 
     var counts: Counts { state.withLock { $0.counts } }
     var asked: Asked { state.withLock { $0.asked } }
@@ -275,15 +282,14 @@ final class FakeWorkshop: Sendable {
                 if self.state.withLock({ $0.failOrders }) { throw StoreDown() }
                 return Self.order(for: request)
             },
-            order: { _ in
-                Issue.record("the checkout never reads orders back")
-                return nil
-            },
+            // Only the floor reads orders back (what another instance changed); the checkout never does.
+            order: { number in self.storedOrder(number) },
             advanceStages: { now, pace in try self.advanceStages(now: now, pace: pace) },
             nextStageChange: { pace in try self.nextStageChange(pace: pace) },
             recentOrders: { limit in try self.recentOrders(limit: limit) },
             ordersInProgress: { try self.ordersInProgress() },
-            guitarsOrdered: { since in try self.guitarsOrdered(since: since) }
+            guitarsOrdered: { since in try self.guitarsOrdered(since: since) },
+            changesElsewhere: { self.elsewhere.stream }
         )
     }
 }
