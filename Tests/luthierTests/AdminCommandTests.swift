@@ -8,9 +8,16 @@ import Testing
 struct AdminCommandTests {
     /// Runs `luthier <arguments> --database <database>`; its exit status, standard output and error.
     static func luthier(_ arguments: [String], database: URL) throws -> (status: Int32, output: String, error: String) {
+        try luthier(arguments, database: database.path)
+    }
+
+    /// As above, with the database as `--database` takes it (a path or a `postgres://` URL).
+    static func luthier(_ arguments: [String], database: String) throws -> (
+        status: Int32, output: String, error: String
+    ) {
         let process = Process()
         process.executableURL = try Locations.luthierBinary()
-        process.arguments = arguments + ["--database", database.path]
+        process.arguments = arguments + ["--database", database]
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Several `luthier` processes on one PostgreSQL database, as behind a load balancer: what one
+/// instance takes, the others show. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
+@Suite(
+    "Process: instances sharing one PostgreSQL database",
+    .enabled(if: PostgresDatabase.serverURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
+struct ScaleOutTests {
+    @Test func anOrderPlacedOnOneInstanceShowsOnTheOthersKioskAndAnAdminsCancelOnBoth() async throws {
+        let database = try PostgresDatabase.fresh()
+        try await withWorkbench { bench in
+            let first = try await bench.startServer(arguments: ["--database", database])
+            let second = try await bench.startServer(arguments: ["--database", database])
+            let client = ShopClient()
+            do {
+                let kiosk = try await EventStreamReader.open(second.url("/kiosk/events"), cookie: nil, on: client)
+                // Its first state, before any order (the count is JSON inside the event's data).
+                try await kiosk.waitUntilText("the second kiosk's first state") { $0.contains(#"today\">0"#) }
+
+                let customer = Customer(client: client, server: first.baseURL)
+                let cookie = try await customer.checkedOut(
+                    GuitarChoice(shape: "longV", body: "mahogany", fretboard: "rosewood"))
+                let ordered = try await customer.order(cookie: cookie)
+                #expect(ordered.status == 204, "\(ordered)\n\(bench.outputs)")
+
+                // Placed on the first instance, told by PostgreSQL to the second, shown on its kiosk.
+                try await kiosk.waitUntilText("the order on the second instance's kiosk") {
+                    $0.contains(#"today\">1"#)
+                }
+                let page = try await client.get(second.url("/kiosk"))
+                #expect(page.text.contains(#"Wood selection <span class="kiosk-count">1"#))
+
+                // The admin's command, a third process, cancels it: both kiosks show the change.
+                let number = try #require(
+                    try await client.get(first.url("/checkout"), cookie: cookie).text.firstMatch(
+                        of: /LU-[0-9A-Z]{6}/
+                    ).map { String($0.output) })
+                let cancel = try AdminCommandTests.luthier(
+                    ["orders", "cancel", number, "--note", "scale-out test"], database: database)
+                #expect(cancel.status == 0, "\(cancel.output)\(cancel.error)")
+                for instance in [first, second] {
+                    try await waitUntil("the cancel on \(instance.baseURL)'s kiosk", limit: .seconds(20)) {
+                        let page = try? await client.get(instance.url("/kiosk"))
+                        return page?.text.contains(#"Wood selection <span class="kiosk-count">0"#) == true
+                    }
+                }
+                kiosk.cancel()
+            } catch {
+                await client.shutdown()
+                throw TestFailure("\(error)\n\(bench.outputs)")
+            }
+            await client.shutdown()
+        }
+    }
+}
