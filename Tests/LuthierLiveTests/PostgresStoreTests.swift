@@ -66,4 +66,50 @@ struct PostgresStoreChangesTests {
             }
         }
     }
+
+    @Test func twoFloorsAdvancingAtOnceMoveEachStageOnceNeverRepeatingOrSkipping() async throws {
+        let url = try #require(StoreBackend.postgresURL)
+        let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
+        try await PostgresTestSchema.with(url: url, now: now) { first in
+            var logger = Logger(label: "second")
+            logger.logLevel = .error
+            let second = PostgresStore(
+                location: first.location, logger: logger, now: { now() }, callTimeout: .seconds(60))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await second.run() }
+                defer { group.cancelAll() }
+                var placed: [Order] = []
+                for index in 0..<6 {
+                    placed.append(
+                        try await first.placeOrder(
+                            OrderFixture.request(
+                                checkoutID: "floors-\(index)", shipping: index.isMultiple(of: 2) ? .pickup : .ground)))
+                }
+                // Both instances' floors, long after every order is due to finish, each pass racing
+                // the other's, until neither moves anything.
+                let late = (placed.map(\.placedAt).max() ?? now.value).addingTimeInterval(3_600)
+                let pace = WorkshopPace(perStage: .seconds(60))
+                let moves = try await withThrowingTaskGroup(of: [Order].self) { floors in
+                    for store in [first, second] {
+                        floors.addTask {
+                            var moved: [Order] = []
+                            while true {
+                                let pass = try await store.advanceStages(now: late, pace: pace)
+                                if pass.isEmpty { return moved }
+                                moved += pass
+                            }
+                        }
+                    }
+                    return try await floors.reduce([], +)
+                }
+                // Wood selection to the end is four moves per order, each made by one floor only.
+                #expect(moves.count == placed.count * 4)
+                for order in placed {
+                    let history = try await first.stageHistory(ofOrder: order.number).map(\.status)
+                    let end: OrderStatus = order.shipping == .pickup ? .readyForPickup : .shipped
+                    #expect(history == [.woodSelection, .bodyShaping, .finishing, .setup, end], "\(order.number)")
+                }
+            }
+        }
+    }
 }
