@@ -20,6 +20,9 @@ final class LoadRun: Sendable {
         var phases: Set<String>
         /// Streams ask for gzip (and are inflated), as a browser's are.
         var gzipStreams = false
+        /// More instances of the same shop (host, port) the broadcast's kiosks are spread over,
+        /// in turn with the one the orders are placed on.
+        var kioskServers: [(host: String, port: Int)] = []
     }
 
     /// A session with its cookie and its open `/events` stream.
@@ -83,11 +86,29 @@ final class LoadRun: Sendable {
         await server.stop()
     }
 
-    private func runPhases(_ client: LoadHTTPClient, _ server: ChildProcess) async {
+    /// Runs the phases against a shop already running at `host`:`port` (one instance of several,
+    /// say), started by someone else: what needs the server's process (its memory, its CPU time,
+    /// its start-up) is left out and said so.
+    func execute(host: String, port: Int) async {
+        let client = LoadHTTPClient(group: group, host: host, port: port)
+        do {
+            let page = try await client.send(.GET, "/", timeout: 5)
+            guard page.status == 200 else { throw LoadError.failure("GET / answered \(page.status)") }
+        } catch {
+            report.fail("setup", "\(host):\(port) does not serve the shop: \(error)")
+            return
+        }
+        if settings.phases.contains("startup") {
+            report.add("startup", "skipped", "the server was started by someone else (--url)")
+        }
+        await runPhases(client, nil)
+    }
+
+    private func runPhases(_ client: LoadHTTPClient, _ server: ChildProcess?) async {
         let phases = settings.phases
         var sessions: [Session] = []
         if phases.contains("connections") || phases.contains("changes") {
-            let idle = server.residentKiB()
+            let idle = server?.residentKiB()
             do {
                 let started = ContinuousClock.now
                 sessions = try await openSessions(client, count: settings.connections, until: deadline)
@@ -96,12 +117,12 @@ final class LoadRun: Sendable {
                         "connections", "\(sessions.count) sessions: GET / + /events open",
                         Report.milliseconds(ContinuousClock.now - started))
                     try? await Task.sleep(for: .milliseconds(500))
-                    if let idle, let open = server.residentKiB() {
+                    if let idle, let open = server?.residentKiB() {
                         report.add("connections", "server RSS idle → all open", "\(idle) KiB → \(open) KiB")
                         let perConnection = Double(open - idle) / Double(max(sessions.count, 1))
                         report.add("connections", "KiB per connection", Report.number(perConnection, 1))
                     } else {
-                        report.add("connections", "server RSS", "unavailable (no /proc)")
+                        report.add("connections", "server RSS", "unavailable (no /proc, or not our process)")
                     }
                 }
             } catch {
@@ -116,7 +137,11 @@ final class LoadRun: Sendable {
             do { try await broadcast(client, server) } catch { report.fail("broadcast", "\(error)") }
         }
         if phases.contains("pages") {
-            do { try await pages(client, server) } catch { report.fail("pages", "\(error)") }
+            if let server {
+                do { try await pages(client, server) } catch { report.fail("pages", "\(error)") }
+            } else {
+                report.add("pages", "skipped", "it compares the server's own CPU time: run it on a server it starts")
+            }
         }
         if phases.contains("static") {
             do { try await staticFiles(client) } catch { report.fail("static", "\(error)") }
@@ -295,19 +320,28 @@ final class LoadRun: Sendable {
     // MARK: Broadcast
 
     /// Opens the kiosks, places one order, and times the order to each kiosk's `kiosk-orders` patch.
-    private func broadcast(_ client: LoadHTTPClient, _ server: ChildProcess) async throws {
+    private func broadcast(_ client: LoadHTTPClient, _ server: ChildProcess?) async throws {
         let deadline = self.deadline
-        let before = server.residentKiB()
+        let before = server?.residentKiB()
         let started = ContinuousClock.now
-        let kiosks = try await boundedMap(count: settings.kiosks, until: deadline) { _ in
+        // The kiosks in turn on the orders' instance and on each other one given: an order placed
+        // on the first reaches the others through the database (PostgreSQL's NOTIFY).
+        let kioskClients =
+            [client] + settings.kioskServers.map { LoadHTTPClient(group: group, host: $0.host, port: $0.port) }
+        let kiosks = try await boundedMap(count: settings.kiosks, until: deadline) { index in
             try await EventStream.open(
-                client: client, path: "/kiosk/events", cookie: nil, gzip: self.settings.gzipStreams)
+                client: kioskClients[index % kioskClients.count], path: "/kiosk/events", cookie: nil,
+                gzip: self.settings.gzipStreams)
         }
+        // The builder's picture shows only on the kiosks of the instance it was built on.
+        let localKiosks = kiosks.enumerated().filter { $0.offset % kioskClients.count == 0 }.map(\.element)
         defer { for kiosk in kiosks { kiosk.close() } }
         try await waitForFirstPatch(kiosks, what: "kiosk streams", until: deadline)
-        report.add("broadcast", "\(kiosks.count) kiosk streams open", Report.milliseconds(.now - started))
+        report.add(
+            "broadcast", "\(kiosks.count) kiosk streams open (over \(kioskClients.count) instance(s))",
+            Report.milliseconds(.now - started))
         try? await Task.sleep(for: .milliseconds(500))
-        if let before, let open = server.residentKiB() {
+        if let before, let open = server?.residentKiB() {
             // A stream without a session: what the connection and the stream alone cost.
             let perStream = Double(open - before) / Double(max(kiosks.count, 1))
             report.add("broadcast", "server RSS per kiosk stream", "\(Report.number(perStream, 1)) KiB")
@@ -335,17 +369,17 @@ final class LoadRun: Sendable {
             // The build that makes the order possible sends its picture to every kiosk (the
             // showcase, about 12 KB each): timed on its own, and settled before the order, so that
             // the order's figure is the order's broadcast and not the tail of the picture's.
-            for kiosk in kiosks { kiosk.expect(target: "kiosk-showcase", needle: "") }
+            for kiosk in localKiosks { kiosk.expect(target: "kiosk-showcase", needle: "") }
             // A colour unlike the last round's: a kiosk shows a guitar it already shows no again.
             let cookie = try await checkedOutSession(
                 client, color: ["earth", "sky", "dusk"][(round - 1) % 3],
                 builtAt: { sent in
-                    for kiosk in kiosks { kiosk.markSent(at: sent) }
+                    for kiosk in localKiosks { kiosk.markSent(at: sent) }
                 })
-            if await waitUntilSettled(kiosks, until: min(deadline, .now + .seconds(15))) > 0 {
+            if await waitUntilSettled(localKiosks, until: min(deadline, .now + .seconds(15))) > 0 {
                 report.fail("broadcast", "some kiosks never got the builder's picture")
             }
-            showcase += kiosks.flatMap { $0.takeLatencies() }
+            showcase += localKiosks.flatMap { $0.takeLatencies() }
             try? await Task.sleep(for: .milliseconds(200))
             for kiosk in kiosks { kiosk.expect(target: "kiosk-orders", needle: "") }
             let wireBeforeOrder = kiosks.reduce(0) { $0 + $1.wireBytes }

@@ -66,6 +66,30 @@ struct LuthierLoad: AsyncParsableCommand {
     @Flag(help: "Ask for gzip on event streams, as browsers do, and inflate them to find the events.")
     var gzipStreams = false
 
+    @Option(
+        help: """
+            A shop already running (http://host:port), instead of starting one: one instance of \
+            several, say. What needs the server's own process (memory, CPU time, start-up) is left out.
+            """)
+    var url: String?
+
+    @Option(
+        help: """
+            Another instance of the same shop (http://host:port) to spread the broadcast's kiosks over, \
+            in turn with --url; repeat for more. Orders are placed on --url.
+            """)
+    var kioskURL: [String] = []
+
+    /// `http://host:port` as a host and a port.
+    static func hostAndPort(_ text: String, option: String) throws -> (host: String, port: Int) {
+        guard let components = URLComponents(string: text), components.scheme == "http",
+            let host = components.host, !host.isEmpty
+        else {
+            throw ValidationError("\(option) must be http://host:port, not '\(text)'.")
+        }
+        return (host, components.port ?? 80)
+    }
+
     mutating func run() async throws {
         switch preset {
         case .sessions10k?:
@@ -91,8 +115,13 @@ struct LuthierLoad: AsyncParsableCommand {
         guard let root = RepositoryPaths.root() else {
             throw ValidationError("Cannot find the repository (Public/ and Templates/); run from its root.")
         }
+        let target = try url.map { try Self.hostAndPort($0, option: "--url") }
+        let kioskServers = try kioskURL.map { try Self.hostAndPort($0, option: "--kiosk-url") }
+        if !kioskServers.isEmpty && target == nil {
+            throw ValidationError("--kiosk-url spreads kiosks over instances of a running shop: give --url too.")
+        }
         let binary = luthier ?? RepositoryPaths.defaultLuthierBinary()
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
+        guard target != nil || FileManager.default.isExecutableFile(atPath: binary) else {
             throw ValidationError("No luthier binary at \(binary); build it or pass --luthier.")
         }
 
@@ -116,8 +145,12 @@ struct LuthierLoad: AsyncParsableCommand {
             settings: .init(
                 connections: connections, rate: rate, changes: changes, kiosks: kiosks,
                 seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
-                phases: selected, gzipStreams: gzipStreams))
-        await run.execute(luthierBinary: binary)
+                phases: selected, gzipStreams: gzipStreams, kioskServers: kioskServers))
+        if let target {
+            await run.execute(host: target.host, port: target.port)
+        } else {
+            await run.execute(luthierBinary: binary)
+        }
 
         print(report.render())
         try? await group.shutdownGracefully()

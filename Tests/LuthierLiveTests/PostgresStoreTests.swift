@@ -12,7 +12,7 @@ import Testing
     @Test func aCallGivesUpAfterItsBoundWithASentence() async throws {
         let location = try PostgresLocation(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable")
         let store = PostgresStore(
-            location: location, logger: Logger(label: "test"), callTimeout: .seconds(5), clock: ImmediateClock())
+            location: location, logger: .quiet, callTimeout: .seconds(5), clock: ImmediateClock())
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }

@@ -93,3 +93,13 @@ enum PostgresTestSchema {
         }
     }
 }
+
+extension Logger {
+    /// A logger that keeps quiet but for critical messages: a store that cannot reach its server
+    /// on purpose would otherwise fill the test output with the pool's retries.
+    static var quiet: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }
+}
