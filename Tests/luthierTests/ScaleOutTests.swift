@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Several `luthier` processes on one PostgreSQL database, as behind a load balancer: what one
 /// instance takes, the others show. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
 @Suite(
@@ -51,6 +55,49 @@ struct ScaleOutTests {
                 throw TestFailure("\(error)\n\(bench.outputs)")
             }
             await client.shutdown()
+        }
+    }
+
+    /// `kill -9` of one instance in a storm of orders: the other goes on serving. Every order the
+    /// killed one confirmed is in the database once and shown to its session by the other (which
+    /// loads the session from the database), and stock plus what the orders took is what there was.
+    @Test func killNineOfOneInstanceDuringAStormLosesNothingAndItsSessionsContinueOnTheOther() async throws {
+        let database = try PostgresDatabase.fresh()
+        try await withShop { bench, client in
+            let doomed = try await bench.startServer(arguments: ["--database", database])
+            let survivor = try await bench.startServer(arguments: ["--database", database])
+            let shop = PostgresShop(url: database)
+            // More of the plentiful woods, as in the SQLite storm; the scarce ones run out.
+            _ = try shop.rows(
+                "UPDATE wood_stock SET quantity = 500 WHERE wood IN ('mahogany', 'swampAsh', 'rosewood', 'birdseyeMaple')"
+            )
+            let initial = try shop.stock()
+            #expect(initial.count == ShopDatabase.seededStock.count)
+
+            let outcome = try await CrashRecoveryTests.storm(round: 1, server: doomed, client: client)
+            let exit = try await doomed.waitForExit(within: .seconds(10))
+            #expect(exit == .init(code: SIGKILL, bySignal: true), "\(exit)")
+            #expect(outcome.reachedQuota, "never reached \(CrashRecoveryTests.killAfter) confirmed orders")
+            #expect(outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(5))\n\(bench.outputs)")
+
+            let stored = try shop.orders()
+            #expect(ShopDatabase.violations(initial: initial, stock: try shop.stock(), orders: stored).isEmpty)
+            #expect(try await client.get(survivor.url("/healthz")).status == 200)
+            var found = 0
+            for order in outcome.confirmed {
+                let page = try await client.get(survivor.url("/checkout"), cookie: order.cookie)
+                guard let number = page.orderNumber, let row = stored[number] else {
+                    Issue.record("a confirmed order is not shown by the other instance or not stored: \(page)")
+                    continue
+                }
+                #expect(row.lines.sorted() == order.lines.sorted(), "\(number)")
+                found += 1
+            }
+            #expect(found == outcome.confirmed.count)
+            #expect(stored.count >= outcome.confirmed.count)
+            print(
+                "[scale-out] kill -9 of one of two instances: \(outcome.confirmed.count) confirmed, "
+                    + "\(outcome.refused) refused, \(stored.count) stored, all \(found) shown by the other instance")
         }
     }
 }
