@@ -112,4 +112,31 @@ struct PostgresStoreChangesTests {
             }
         }
     }
+
+    @Test func aListenerWhoseConnectionIsCutListensAgainAndSaysSo() async throws {
+        let url = try #require(StoreBackend.postgresURL)
+        let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
+        try await PostgresTestSchema.with(url: url, now: now) { first in
+            // Its reconnection delay passes at once on an immediate clock.
+            let second = PostgresStore(
+                location: first.location, logger: .quiet, now: { now() }, callTimeout: .seconds(60),
+                clock: ImmediateClock())
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await second.run() }
+                defer { group.cancelAll() }
+                var heard = second.changes().makeAsyncIterator()
+                #expect(await heard.next() == .listening)
+                // The server ends the listening connection, as a restart or a network cut would.
+                let channel = second.changesChannel
+                try await first.execute(
+                    """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE query = 'LISTEN "' || \(channel) || '";'
+                    """)
+                #expect(await heard.next() == .listening)
+                let order = try await first.placeOrder(OrderFixture.request(checkoutID: "after-the-cut"))
+                #expect(await heard.next() == .placed(number: order.number))
+            }
+        }
+    }
 }
