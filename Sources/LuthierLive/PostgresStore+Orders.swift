@@ -16,7 +16,9 @@ extension PostgresStore {
     public func placeOrder(_ request: OrderRequest) async throws -> Order {
         let channel = changesChannel
         return try await write { connection in
-            if let existing = try await Self.fetchOrder(on: connection, checkoutID: request.checkoutID, self.logger) {
+            if let existing = try await Self.fetchOrder(
+                on: connection, where: .checkoutID, is: request.checkoutID, self.logger)
+            {
                 return existing
             }
             guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
@@ -44,7 +46,9 @@ extension PostgresStore {
 
     /// The order numbered `number`, if there is one.
     public func order(number: String) async throws -> Order? {
-        try await read { connection in try await Self.fetchOrder(on: connection, number: number, self.logger) }
+        try await read { connection in
+            try await Self.fetchOrder(on: connection, where: .number, is: number, self.logger)
+        }
     }
 
     // MARK: - Inside a transaction
@@ -92,20 +96,19 @@ extension PostgresStore {
             """, logger)
     }
 
-    static func fetchOrder(
-        on connection: PostgresConnection, number: String, _ logger: Logger
-    ) async throws -> Order? {
-        try await fetchOrders(
-            on: connection, "SELECT \(unescaped: orderColumns) FROM orders WHERE number = \(number)", logger
-        ).first
+    /// The columns an order is found by: each holds one order at most (`PRIMARY KEY`, `UNIQUE`).
+    enum OrderKey: String {
+        case number
+        case checkoutID = "checkout_id"
     }
 
-    /// The order placed from checkout `checkoutID`, if it was ordered.
+    /// The order whose `key` is `value`, if there is one.
     static func fetchOrder(
-        on connection: PostgresConnection, checkoutID: String, _ logger: Logger
+        on connection: PostgresConnection, where key: OrderKey, is value: String, _ logger: Logger
     ) async throws -> Order? {
         try await fetchOrders(
-            on: connection, "SELECT \(unescaped: orderColumns) FROM orders WHERE checkout_id = \(checkoutID)", logger
+            on: connection,
+            "SELECT \(unescaped: orderColumns) FROM orders WHERE \(unescaped: key.rawValue) = \(value)", logger
         ).first
     }
 

@@ -135,7 +135,7 @@ extension PostgresStore {
     public func cancelOrder(number: String, note: String) async throws -> Order {
         let channel = changesChannel
         return try await write { connection in
-            guard let order = try await Self.fetchOrder(on: connection, number: number, self.logger) else {
+            guard let order = try await Self.fetchOrder(on: connection, where: .number, is: number, self.logger) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCancellable else { throw OrderChangeRefusal.notCancellable(number, order.status) }
@@ -157,7 +157,7 @@ extension PostgresStore {
     public func markCollected(number: String) async throws -> Order {
         let channel = changesChannel
         return try await write { connection in
-            guard let order = try await Self.fetchOrder(on: connection, number: number, self.logger) else {
+            guard let order = try await Self.fetchOrder(on: connection, where: .number, is: number, self.logger) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCollectable else { throw OrderChangeRefusal.notCollectable(number, order.status) }
@@ -179,7 +179,7 @@ extension PostgresStore {
             StageEntry(status: status, startedAt: date(milliseconds: started), note: note), of: order.number,
             on: connection, logger)
         try await notify(.changed(number: order.number), on: channel, connection, logger)
-        guard let moved = try await fetchOrder(on: connection, number: order.number, logger) else {
+        guard let moved = try await fetchOrder(on: connection, where: .number, is: order.number, logger) else {
             throw OrderChangeRefusal.noSuchOrder(order.number)
         }
         return moved

@@ -181,13 +181,8 @@ struct Serve: AsyncParsableCommand {
         if let token = try resolvedAdminToken(), token.utf8.count < 32 {
             throw ValidationError("The admin token must be at least 32 characters (openssl rand -hex 16 makes one).")
         }
-        if PostgresLocation.isPostgres(database) {
-            do {
-                _ = try PostgresLocation(url: database)
-            } catch {
-                throw ValidationError("--database: \(error)")
-            }
-        }
+        // A file is created when missing (unlike the admin commands'); a URL must at least read.
+        if PostgresLocation.isPostgres(database) { try ShopDatabase.validatePostgresURL(database) }
         if let ratesURL {
             guard let url = URL(string: ratesURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--rates-url must be an http(s) URL, e.g. http://127.0.0.1:9000/rates.")

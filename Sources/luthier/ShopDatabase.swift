@@ -21,15 +21,20 @@ struct ShopDatabase: ParsableArguments {
     /// serves. (A PostgreSQL database must exist already: the server says so if it does not.)
     static func validate(_ database: String) throws {
         if PostgresLocation.isPostgres(database) {
-            do {
-                _ = try PostgresLocation(url: database)
-            } catch {
-                throw ValidationError("--database: \(error)")
-            }
+            try validatePostgresURL(database)
             return
         }
         guard database == ":memory:" || FileManager.default.fileExists(atPath: database) else {
             throw ValidationError("No database at \(database); pass the file the shop runs on with --database.")
+        }
+    }
+
+    /// Refuses a `postgres://` URL that cannot be read, with the sentence saying why.
+    static func validatePostgresURL(_ database: String) throws {
+        do {
+            _ = try PostgresLocation(url: database)
+        } catch {
+            throw ValidationError("--database: \(error)")
         }
     }
 
