@@ -13,7 +13,7 @@ import Testing
         let location = try PostgresLocation(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable")
         let store = PostgresStore(
             location: location, logger: .quiet, callTimeout: .seconds(5), clock: ImmediateClock())
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Void.self) { group in
             group.addTask { await store.run() }
             defer { group.cancelAll() }
             await #expect(
