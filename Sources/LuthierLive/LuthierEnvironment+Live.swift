@@ -103,6 +103,13 @@ public struct LiveSystem: Sendable {
         }
     }
 
+    /// The key session ids are signed with, shared by every instance on the database (made by the
+    /// first to ask); nil for an SQLite file, which one process serves (a key of its own will do).
+    public func sharedSessionIDKey() async throws -> [UInt8]? {
+        guard case .postgres(let postgres) = store else { return nil }
+        return try await postgres.sharedSecret(named: "session-id-key")
+    }
+
     /// Adds each of `codes` the database does not hold yet, and returns every stored code.
     public func seedDiscountCodes(_ codes: [DiscountCode]) async throws -> [DiscountCode] {
         switch store {

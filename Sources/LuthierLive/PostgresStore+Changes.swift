@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import LuthierDomain
+import LuthierFeatures
 import PostgresNIO
 
 /// The workshop's changes between instances: PostgreSQL's own `LISTEN`/`NOTIFY`, not a bus of
@@ -19,45 +20,62 @@ extension PostgresStore {
     }
 
     /// Every change any instance commits (this one's too), for as long as the stream is read,
-    /// after `listening` once the channel is listened to (and again after each reconnection).
+    /// after `listening` once the channel is listened to (and again after each reconnection): the
+    /// `listening` that follows a reconnection tells the reader to read the workshop again.
+    public func changes() -> AsyncStream<WorkshopChange> {
+        notifications(on: changesChannel, listening: .listening, WorkshopChange.init(payload:))
+    }
+
+    /// The channel sessions' saves are told on: one per schema.
+    var sessionsChannel: String { "luthier_sessions" + (location.schema.map { "_\($0)" } ?? "") }
+
+    /// Every session save and deletion any instance commits (this one's too), for as long as the
+    /// stream is read. Saves committed while the listener reconnects are not told; a session held
+    /// then learns of them at its next save (a conflict) or when it is restored.
+    public func sessionRevisions() -> AsyncStream<StoredSessionRevision> {
+        notifications(on: sessionsChannel, listening: nil, StoredSessionRevision.init(payload:))
+    }
+
+    /// The notifications on `channel`, parsed by `parse` (others are skipped), after `listening`
+    /// (if any) each time the channel is listened to.
     ///
     /// It listens on a connection of its own (a pooled one goes back to the pool). If that
-    /// connection drops, it listens again after ``reconnectDelay`` on the store's clock; changes
-    /// committed in between are not told; the `listening` that follows tells the reader to read
-    /// the workshop again. The stream keeps at most the newest 1,024 changes for a reader that
-    /// lags: each is only a number to read again.
-    public func changes() -> AsyncStream<WorkshopChange> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: WorkshopChange.self, bufferingPolicy: .bufferingNewest(1_024))
-        let (location, channel, logger, clock) = (self.location, changesChannel, self.logger, self.clock)
+    /// connection drops, it listens again after ``reconnectDelay`` on the store's clock. The stream
+    /// keeps at most the newest 1,024 elements for a reader that lags: each only says what to
+    /// read again.
+    private func notifications<Element: Sendable>(
+        on channel: String, listening: Element?, _ parse: @escaping @Sendable (String) -> Element?
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(1_024))
+        let (location, logger, clock) = (self.location, self.logger, self.clock)
         // The listening loop is I/O of the live store, owned by the stream: it ends when the
         // reader stops reading (`onTermination`), never outlives it.
-        let listening = Task {
+        let loop = Task {
             while !Task.isCancelled {
                 do {
                     let connection = try await PostgresConnection.connect(
                         configuration: try location.connectionConfiguration(), id: 1, logger: logger)
                     do {
                         try await connection.listen(on: channel) { notifications in
-                            continuation.yield(.listening)
+                            if let listening { continuation.yield(listening) }
                             for try await notification in notifications {
-                                if let change = WorkshopChange(payload: notification.payload) {
-                                    continuation.yield(change)
-                                }
+                                if let element = parse(notification.payload) { continuation.yield(element) }
                             }
                         }
                     } catch {
-                        logger.warning("The workshop's change notifications stopped; listening again shortly")
+                        logger.warning(
+                            "Notifications stopped; listening again shortly", metadata: ["channel": "\(channel)"])
                     }
                     try? await connection.close()
                 } catch {
-                    logger.warning("Cannot listen for the workshop's change notifications; trying again shortly")
+                    logger.warning(
+                        "Cannot listen for notifications; trying again shortly", metadata: ["channel": "\(channel)"])
                 }
                 try? await clock.sleep(for: Self.reconnectDelay)
             }
             continuation.finish()
         }
-        continuation.onTermination = { _ in listening.cancel() }
+        continuation.onTermination = { _ in loop.cancel() }
         return stream
     }
 

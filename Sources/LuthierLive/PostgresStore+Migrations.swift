@@ -113,7 +113,13 @@ extension PostgresStore {
                 """,
                 "CREATE INDEX analytics_events_action_configuration ON analytics_events (action, configuration)",
             ]
-        )
+        ),
+        (
+            // Secrets every instance must share, made by the first that needs one (the key session
+            // ids are signed with), as hex text.
+            "v2-shared-secrets",
+            ["CREATE TABLE shared_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL)"]
+        ),
     ]
 
     /// Runs every migration not yet recorded, inside the caller's transaction (which holds

@@ -27,20 +27,30 @@ extension PostgresStore {
         }
     }
 
-    /// Stores `snapshot` as revision `revision` of session `key`, unless a revision at least as
-    /// new is stored already (an older save never wins a race).
-    func saveSession(key: String, revision: Int, snapshot: SessionSnapshot) async throws {
+    /// Stores `snapshot` under `key` if the revision stored there is `base` (nothing stored, for
+    /// 0), and tells every instance in the same statement (`NOTIFY` goes out when it commits, and
+    /// only if it stored); otherwise nothing changes and the answer is `.conflict`.
+    func saveSession(key: String, base: Int, snapshot: SessionSnapshot) async throws -> SessionSaveOutcome {
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         let time = Self.milliseconds(now())
-        try await execute(
-            """
-            INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
-            VALUES (\(key), \(Int64(revision)), \(text), \(time), \(time), \(snapshot.isWorthKeeping))
-            ON CONFLICT (key) DO UPDATE SET
-                revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
-                worth_keeping = excluded.worth_keeping
-            WHERE excluded.revision > sessions.revision
-            """)
+        let told = StoredSessionRevision(key: key, revision: snapshot.revision).payload
+        let stored = try await connection { connection in
+            try await connection.rows(
+                """
+                WITH saved AS (
+                    INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+                    VALUES (\(key), \(Int64(snapshot.revision)), \(text), \(time), \(time), \(snapshot.isWorthKeeping))
+                    ON CONFLICT (key) DO UPDATE SET
+                        revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                        worth_keeping = excluded.worth_keeping
+                    WHERE sessions.revision = \(Int64(base))
+                    RETURNING 1
+                )
+                SELECT pg_notify(\(self.sessionsChannel), \(told)) FROM saved
+                """, self.logger
+            ).count
+        }
+        return stored == 1 ? .saved : .conflict
     }
 
     /// Deletes the sessions last used before `date`, and the leftovers last used before
@@ -58,16 +68,22 @@ extension PostgresStore {
         }
     }
 
-    /// Deletes session `key` for good: its row becomes a tombstone of the highest revision.
+    /// Deletes session `key` for good: its row becomes a tombstone of the highest revision, and
+    /// every instance is told (one holding the session drops it).
     func deleteSession(key: String) async throws {
         let time = Self.milliseconds(now())
+        let told = StoredSessionRevision(key: key, revision: Int(Int64.max)).payload
         try await execute(
             """
-            INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
-            VALUES (\(key), \(Int64.max), \(WorkshopStore.tombstone), \(time), \(time), false)
-            ON CONFLICT (key) DO UPDATE SET
-                revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
-                worth_keeping = false
+            WITH deleted AS (
+                INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+                VALUES (\(key), \(Int64.max), \(WorkshopStore.tombstone), \(time), \(time), false)
+                ON CONFLICT (key) DO UPDATE SET
+                    revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                    worth_keeping = false
+                RETURNING 1
+            )
+            SELECT pg_notify(\(sessionsChannel), \(told)) FROM deleted
             """)
     }
 }

@@ -9,9 +9,7 @@ extension SessionStore {
     public static func live(store: WorkshopStore) -> SessionStore {
         SessionStore(
             load: { key in try await store.loadSession(key: key) },
-            save: { key, revision, snapshot in
-                try await store.saveSession(key: key, revision: revision, snapshot: snapshot)
-            },
+            save: { key, base, snapshot in try await store.saveSession(key: key, base: base, snapshot: snapshot) },
             delete: { key in try await store.deleteSession(key: key) },
             deleteUnused: { before, leftoverBefore in
                 try await store.deleteSessions(unusedBefore: before, leftoversUnusedBefore: leftoverBefore)
@@ -19,17 +17,17 @@ extension SessionStore {
         )
     }
 
-    /// Sessions kept in PostgreSQL, the same rows as in SQLite.
+    /// Sessions kept in PostgreSQL, the same rows as in SQLite, each save and deletion told to
+    /// every instance on the database (`LISTEN`/`NOTIFY`).
     public static func live(postgres store: PostgresStore) -> SessionStore {
         SessionStore(
             load: { key in try await store.loadSession(key: key) },
-            save: { key, revision, snapshot in
-                try await store.saveSession(key: key, revision: revision, snapshot: snapshot)
-            },
+            save: { key, base, snapshot in try await store.saveSession(key: key, base: base, snapshot: snapshot) },
             delete: { key in try await store.deleteSession(key: key) },
             deleteUnused: { before, leftoverBefore in
                 try await store.deleteSessions(unusedBefore: before, leftoversUnusedBefore: leftoverBefore)
-            }
+            },
+            savedElsewhere: { store.sessionRevisions() }
         )
     }
 }

@@ -26,18 +26,18 @@ extension WorkshopStore {
         }
     }
 
-    /// Stores `snapshot` as revision `revision` of the session `key`, marked used now — unless a
-    /// revision at least as new is already stored, in which case nothing changes: saves of one
-    /// session may race (two tabs, a slow request), and an older one must never win.
+    /// Stores `snapshot` under `key`, marked used now, if the revision stored there is `base`
+    /// (nothing stored, for 0); otherwise nothing changes and the answer is `.conflict`: another
+    /// writer saved the session since, or it was deleted (its tombstone's revision is never a base).
     ///
     /// The snapshot is stored as JSON with Foundation's default strategies: dates as the exact
     /// `Double` they hold, so they read back equal; rates as decimal text (`ExchangeRate`'s own
     /// coding), so 0.83 stays 0.83.
-    func saveSession(key: String, revision: Int, snapshot: SessionSnapshot) async throws {
+    func saveSession(key: String, base: Int, snapshot: SessionSnapshot) async throws -> SessionSaveOutcome {
         // Encoded before taking the writer, so that the one writer is held only for the upsert.
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         let time = Self.milliseconds(now())
-        try await writer.write { db in
+        return try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
@@ -45,10 +45,11 @@ extension WorkshopStore {
                     ON CONFLICT (key) DO UPDATE SET
                         revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
                         worth_keeping = excluded.worth_keeping
-                    WHERE excluded.revision > sessions.revision
+                    WHERE sessions.revision = ?
                     """,
-                arguments: [key, revision, text, time, time, snapshot.isWorthKeeping]
+                arguments: [key, snapshot.revision, text, time, time, snapshot.isWorthKeeping, base]
             )
+            return db.changesCount == 1 ? .saved : .conflict
         }
     }
 
@@ -64,9 +65,9 @@ extension WorkshopStore {
         }
     }
 
-    /// What a deleted session's row holds until it expires: a save of that key still in flight
-    /// (a background save that read the old id before it was replaced) has a lower revision and
-    /// changes nothing, so the old id can never come back to life.
+    /// What a deleted session's row holds until it expires, under the highest revision: no save's
+    /// base is ever that revision, so a save of that key still in flight changes nothing, and the
+    /// old id can never come back to life.
     static let tombstone = "replaced"
 
     /// Deletes the session stored under `key`, for good: its row becomes a tombstone with the

@@ -15,6 +15,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// The database did not answer within the bound a call may wait (PostgreSQL: the server is
     /// down or unreachable); nothing was written, or the caller's retry will find what was.
     case unreachable(database: String, after: Duration)
+    /// A secret the instances share is stored but is not the 32 bytes of hex it must be.
+    case unreadableSecret(name: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "An order needs at least one guitar"
         case .unreachable(let database, let after):
             "The database at \(database) did not answer within \(after)"
+        case .unreadableSecret(let name):
+            "The shared secret \(name) is not 32 bytes of hex; delete its row to make a new one"
         }
     }
 }

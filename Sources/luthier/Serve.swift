@@ -266,6 +266,7 @@ struct Serve: AsyncParsableCommand {
         // not stored yet is added, and one stored already keeps its stored terms (an expired code
         // stays expired however often the shop restarts with the flag).
         configuration.discountCodes = try await live.seedDiscountCodes(configuration.discountCodes)
+        configuration.sessionIDKey = try await live.sharedSessionIDKey()
         let host = host
         let logFormat = logFormat
         let (app, _) = try await buildApplicationWithServices(

@@ -6,8 +6,9 @@ import Testing
 @testable import LuthierLive
 
 /// What `SessionStore` promises, checked through the interface alone for every store in
-/// `StoreBackend.all`: a session reads back exactly, an older revision never wins (also when saves
-/// race), a deleted id stays dead, unused sessions and leftovers expire on their own clocks.
+/// `StoreBackend.all`: a session reads back exactly, a save is a compare-and-set on the revision
+/// (of racing saves over one revision exactly one is stored), a deleted id stays dead, unused
+/// sessions and leftovers expire on their own clocks.
 @Suite("SessionStore contract")
 struct SessionStoreContractTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -16,45 +17,67 @@ struct SessionStoreContractTests {
     @Test("a full session reads back exactly as saved", arguments: StoreBackend.all)
     func readsBackExactly(backend: StoreBackend) async throws {
         let snapshot = try SessionStoreLiveTests.fullSnapshot()
-        try await backend.with { clients in
+        try await backend.with { clients throws in
             #expect(try await clients.sessions.load("nobody") == nil)
-            try await clients.sessions.save("key-1", 7, snapshot)
+            #expect(try await clients.sessions.save("key-1", 0, snapshot) == .saved)
             #expect(try await clients.sessions.load("key-1") == snapshot)
         }
     }
 
-    @Test("only a newer revision replaces a stored one, however the saves race", arguments: StoreBackend.all)
-    func newerRevisionsWin(backend: StoreBackend) async throws {
-        try await backend.with { clients in
+    @Test(
+        "a save stores only over the revision its writer saw: anything else is a conflict", arguments: StoreBackend.all)
+    func saveIsCompareAndSet(backend: StoreBackend) async throws {
+        try await backend.with { clients throws in
             let sessions = clients.sessions
-            let newer = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .longV), revision: 2)
-            let older = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .chunky), revision: 1)
-            try await sessions.save("k", 2, newer)
-            try await sessions.save("k", 1, older)
-            try await sessions.save("k", 2, older)
-            #expect(try await sessions.load("k") == newer)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for revision in (3...30).shuffled() {
+            let first = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .longV), revision: 1)
+            let second = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(shape: .chunky), revision: 2)
+            let elsewhere = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .dusk), revision: 2)
+            #expect(try await sessions.save("k", 0, first) == .saved)
+            // A second "new" session under the same key (another instance adopted it first).
+            #expect(try await sessions.save("k", 0, elsewhere) == .conflict)
+            #expect(try await sessions.save("k", 1, second) == .saved)
+            // Another writer that still saw revision 1 stores nothing.
+            #expect(try await sessions.save("k", 1, elsewhere) == .conflict)
+            // Nor does one from the future.
+            #expect(try await sessions.save("k", 3, elsewhere) == .conflict)
+            #expect(try await sessions.load("k") == second)
+        }
+    }
+
+    @Test("of saves racing over one revision, exactly one is stored", arguments: StoreBackend.all)
+    func racingSavesOneWins(backend: StoreBackend) async throws {
+        try await backend.with { clients throws in
+            let sessions = clients.sessions
+            #expect(
+                try await sessions.save("k", 0, SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1))
+                    == .saved)
+            let outcomes = try await withThrowingTaskGroup(of: (Int, SessionSaveOutcome).self) { group in
+                for writer in 0..<12 {
                     group.addTask {
-                        try await sessions.save(
-                            "k", revision, SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: revision))
+                        let snapshot = SessionSnapshot(
+                            orderKey: "o", analyticsKey: "writer-\(writer)", revision: 2)
+                        return (writer, try await sessions.save("k", 1, snapshot))
                     }
                 }
-                try await group.waitForAll()
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
             }
-            #expect(try await sessions.load("k")?.revision == 30)
+            let winners = outcomes.filter { $0.value == .saved }.map(\.key)
+            #expect(winners.count == 1)
+            #expect(try await sessions.load("k")?.analyticsKey == winners.first.map { "writer-\($0)" })
         }
     }
 
     @Test("a deleted session stays deleted: a save still in flight cannot bring it back", arguments: StoreBackend.all)
     func deletedStaysDeleted(backend: StoreBackend) async throws {
-        try await backend.with { clients in
+        try await backend.with { clients throws in
             let sessions = clients.sessions
             let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 5)
-            try await sessions.save("old-id", 5, snapshot)
+            #expect(try await sessions.save("old-id", 0, snapshot) == .saved)
             try await sessions.delete("old-id")
             #expect(try await sessions.load("old-id") == nil)
-            try await sessions.save("old-id", 6, SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 6))
+            let later = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 6)
+            #expect(try await sessions.save("old-id", 5, later) == .conflict)
+            #expect(try await sessions.save("old-id", 0, later) == .conflict)
             #expect(try await sessions.load("old-id") == nil)
         }
     }
@@ -62,15 +85,15 @@ struct SessionStoreContractTests {
     @Test("unused sessions expire; anonymous leftovers sooner; loading marks one used", arguments: StoreBackend.all)
     func expiry(backend: StoreBackend) async throws {
         let now = MovableNow(Self.start)
-        try await backend.with(now: now) { clients in
+        try await backend.with(now: now) { clients throws in
             let sessions = clients.sessions
             let leftover = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .sky), revision: 1)
             let withCart = SessionSnapshot(
                 orderKey: "o", analyticsKey: "a", cart: Cart(lines: [CartLine(guitar: .standard, quantity: 1)]),
                 revision: 1)
-            try await sessions.save("leftover", 1, leftover)
-            try await sessions.save("cart", 1, withCart)
-            try await sessions.save("loaded-later", 1, withCart)
+            #expect(try await sessions.save("leftover", 0, leftover) == .saved)
+            #expect(try await sessions.save("cart", 0, withCart) == .saved)
+            #expect(try await sessions.save("loaded-later", 0, withCart) == .saved)
             now.value = Self.start.addingTimeInterval(2 * Self.day)
             #expect(try await sessions.load("loaded-later") == withCart)
             // Nothing is older than a month; the leftover is older than a day.
@@ -91,7 +114,7 @@ struct SessionStoreContractTests {
 struct AnalyticsClientContractTests {
     @Test("the report counts actions and the most added configurations", arguments: StoreBackend.all)
     func report(backend: StoreBackend) async throws {
-        try await backend.with { clients in
+        try await backend.with { clients throws in
             let analytics = clients.analytics
             try await analytics.record(Array(AnalyticsClientLiveTests.history.prefix(4)))
             try await analytics.record(Array(AnalyticsClientLiveTests.history.dropFirst(4)))

@@ -143,7 +143,7 @@ struct SessionPersistenceTests {
         defer { Self.remove(path) }
         let store = try WorkshopStore(path: path)
         let old = SessionSnapshot(orderKey: "k1", analyticsKey: "a1", revision: 1)
-        try await SessionStore.live(store: store).save("old-key", 1, old)
+        #expect(try await SessionStore.live(store: store).save("old-key", 0, old) == .saved)
         // The live environment's `now` is in 2027, long after the row was written.
         try await TestApp.run(
             configure: {

@@ -25,6 +25,12 @@ public struct SessionChange: Sendable {
     public let current: SessionOutput
     public let source: Source
 
+    public init(previous: SessionOutput, current: SessionOutput, source: Source) {
+        self.previous = previous
+        self.current = current
+        self.source = source
+    }
+
     /// Where every open page of the session goes (navigation is an output too): to the checkout
     /// when one starts, back to the builder when it ends; nil to stay.
     public var navigation: String? {

@@ -90,6 +90,7 @@ public func buildApplicationWithServices(
         logger: logger,
         tapEvents: configuration.sessionTapEvents,
         traceSteps: configuration.sessionTraceSteps,
+        sessionIDKey: configuration.sessionIDKey,
         onBuilderActed: builderActed
     )
     // The woods out of stock at start-up, which every builder marks (a store that cannot be read

@@ -71,6 +71,9 @@ public struct LuthierConfiguration: Sendable {
     /// Orders one session, and one client address, may place over time (429 past it).
     public var orderLimitPerSession: RateLimiter.Rule
     public var orderLimitPerClient: RateLimiter.Rule
+    /// The key session ids are signed with (32 bytes), shared by every instance of one shop, so
+    /// that an id one instance issued is adopted by another; nil makes one for this process.
+    public var sessionIDKey: [UInt8]? = nil
 
     public init(
         host: String = "0.0.0.0",

@@ -38,16 +38,14 @@ struct BuildController: Sendable {
         } catch {
             throw UserFacingError(.unprocessableContent, error.message)
         }
-        let session = try await context.session.acting()
-        await session.build.send(.change(change))
+        try await context.session.acting { session in await session.build.send(.change(change)) }
         return sessions.done(request, redirect: "/")
     }
 
     /// `POST /build/reset`: "Start over".
     @Sendable func reset(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Start over")
-        let session = try await context.session.acting()
-        await session.build.send(.startOver)
+        try await context.session.acting { session in await session.build.send(.startOver) }
         return sessions.done(request, redirect: "/")
     }
 

@@ -34,8 +34,9 @@ struct CartController: Sendable {
     /// its line's quantity.
     @Sendable func add(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Add to cart")
-        let session = try await context.session.acting()
-        try await send(.add(session.build.latestState.guitar), to: session)
+        try await context.session.acting { session in
+            try await send(.add(session.build.latestState.guitar), to: session)
+        }
         return sessions.done(request, redirect: "/")
     }
 
@@ -53,14 +54,14 @@ struct CartController: Sendable {
             )
         }
         try await forms.requireNoFields(request, action: "Change quantity")
-        try await send(action, to: context.session.acting())
+        try await context.session.acting { session in try await send(action, to: session) }
         return sessions.done(request, redirect: "/cart")
     }
 
     /// `POST /cart/clear`: "Clear cart".
     @Sendable func clear(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Clear cart")
-        try await send(.clear, to: context.session.acting())
+        try await context.session.acting { session in try await send(.clear, to: session) }
         return sessions.done(request, redirect: "/cart")
     }
 
@@ -70,11 +71,12 @@ struct CartController: Sendable {
         guard !code.trimmingCharacters(in: .whitespaces).isEmpty, code.utf8.count <= 64 else {
             throw UserFacingError(.unprocessableContent, "code must be a discount code of 1 to 64 characters.")
         }
-        let session = try await context.session.acting()
-        do {
-            try await session.cart.applyDiscount(code: code)
-        } catch {
-            throw UserFacingError(.unprocessableContent, error.message)
+        try await context.session.acting { session in
+            do throws(CartViewModel.DiscountFailure) {
+                try await session.cart.applyDiscount(code: code)
+            } catch {
+                throw UserFacingError(.unprocessableContent, error.message)
+            }
         }
         return sessions.done(request, redirect: "/cart")
     }
@@ -82,6 +84,7 @@ struct CartController: Sendable {
     /// `POST /cart/checkout`: the checkout of every line, with the code; answers once it exists.
     @Sendable func checkout(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Check out")
+        // Not in the session's turn, as the builder's checkout (`CheckoutController.start`).
         let session = try await context.session.acting()
         let cart = session.cart.latestState
         guard !cart.cart.isEmpty else {

@@ -35,6 +35,9 @@ struct CheckoutController: Sendable {
     /// once the checkout exists, so a plain form post can be redirected straight to it.
     @Sendable func start(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Checkout")
+        // Not in the session's turn: concurrent posts (a double click, two tabs) join the one
+        // checkout the first started, and the workshop's calls hold up nothing else. It is saved
+        // after (`SessionMiddleware`); a checkout another instance's save outran is not kept.
         let session = try await context.session.acting()
         do {
             _ = try await session.build.checkout()
@@ -64,14 +67,14 @@ struct CheckoutController: Sendable {
     /// `POST /checkout/shipping` with `option` = pickup | ground | express.
     @Sendable func shipping(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let method = try await forms.singleOption("option", of: request, as: ShippingMethod.self)
-        try await checkout(of: context.session.acting()).selectShipping(method)
+        try await context.session.acting { session in try checkout(of: session).selectShipping(method) }
         return sessions.done(request, redirect: "/checkout")
     }
 
     /// `POST /checkout/currency` with `currency` = USD | EUR | GBP | ILS.
     @Sendable func currency(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let currency = try await forms.singleOption("currency", of: request, as: Currency.self)
-        try await checkout(of: context.session.acting()).selectCurrency(currency)
+        try await context.session.acting { session in try checkout(of: session).selectCurrency(currency) }
         return sessions.done(request, redirect: "/checkout")
     }
 
@@ -89,8 +92,19 @@ struct CheckoutController: Sendable {
                 client: sessions.origin.clientAddress(of: request, channel: context.channel))
             : nil
         do {
-            try await model.placeOrder()
-            session.cart.settle(model.checkout)
+            // Placed and saved in the session's turn. Made again on the session as another
+            // instance stored it meanwhile, the order (placed once per checkout) is found again
+            // and settles that cart.
+            let placed = model.checkout.id
+            try await context.session.act { session in
+                guard let model = session.build.currentCheckout, model.checkout.id == placed else {
+                    throw UserFacingError(
+                        .conflict,
+                        "Your checkout was changed in another window at the same moment; please look at it again.")
+                }
+                try await model.placeOrder()
+                session.cart.settle(model.checkout)
+            }
             // A new id once an order is placed: one planted before stops working here.
             if taken != nil {
                 metrics.orderPlaced(guitars: model.checkout.guitarCount)
@@ -117,17 +131,18 @@ struct CheckoutController: Sendable {
     /// `POST /checkout/dismiss`: after the congratulations, back to a builder reset to defaults.
     @Sendable func dismiss(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Dismiss")
-        let session = try await context.session.acting()
-        // After a cart's order the builder keeps its guitar; after the builder's, it starts over.
-        let fromCart = session.build.currentCheckout?.checkout.source == .cart
-        await session.build.send(fromCart ? .checkoutEnded : .startOver)
+        try await context.session.acting { session in
+            // After a cart's order the builder keeps its guitar; after the builder's, it starts over.
+            let fromCart = session.build.currentCheckout?.checkout.source == .cart
+            await session.build.send(fromCart ? .checkoutEnded : .startOver)
+        }
         return sessions.done(request, redirect: "/")
     }
 
     /// `POST /checkout/leave`: leave the checkout without ordering; the guitar stays as it was.
     @Sendable func leave(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Leave")
-        try await context.session.acting().build.send(.checkoutEnded)
+        try await context.session.acting { session in await session.build.send(.checkoutEnded) }
         return sessions.done(request, redirect: "/")
     }
 

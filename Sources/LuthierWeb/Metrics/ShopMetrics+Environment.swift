@@ -23,8 +23,8 @@ extension ShopMetrics {
             try await self.write("advance-stages", on: clock) { try await advanceStages(now, pace) }
         }
         let save = environment.sessions.save
-        measured.sessions.save = { key, revision, snapshot in
-            try await self.write("save-session", on: clock) { try await save(key, revision, snapshot) }
+        measured.sessions.save = { key, base, snapshot in
+            try await self.write("save-session", on: clock) { try await save(key, base, snapshot) }
         }
         let rate = environment.exchangeRates.rate
         measured.exchangeRates.rate = { currency in

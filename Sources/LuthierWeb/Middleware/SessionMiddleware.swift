@@ -28,13 +28,12 @@ struct SessionMiddleware: RouterMiddleware {
         }
         let outcome = session.outcome
         guard let resolved = outcome.session else { return response }
-        if outcome.acted {
+        if outcome.acted, !outcome.saved {
             do {
                 try await resolved.save()
             } catch {
                 session.discardIfNew()
-                throw UserFacingError(
-                    .serviceUnavailable, "Your change could not be saved; please try again.", retryAfter: 5)
+                throw RequestSession.refusal(error as? Session.SaveFailure ?? .unavailable(error))
             }
         }
         if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != resolved.id.rawValue }) == true {

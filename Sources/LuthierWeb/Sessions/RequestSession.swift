@@ -7,14 +7,17 @@ import Synchronization
 ///
 /// - `existing()` is the session the cookie names, if any (restored from the store if need be);
 ///   pages and streams read it and never make one.
-/// - `acting()` is the session a form post changes: the existing one or a new one. After the
-///   handler returns, the middleware saves it before the answer goes out and sets the cookie
-///   (the one save policy: what the server says yes to is stored).
+/// - `acting(_:)` is the session a form post changes (the existing one or a new one), once the
+///   change is made and saved (the one save policy: what the server says yes to is stored; the
+///   middleware sets the cookie). If another instance saved the session meanwhile, the change is
+///   made again on what it stored (`Session.act`).
 public final class RequestSession: Sendable {
     private struct State {
         var resolved: Session?
         var isNew = false
         var acted = false
+        /// Whether the post's change was saved with it (`act`): the middleware need not save.
+        var saved = false
     }
 
     private let registryIfAny: SessionRegistry?
@@ -47,8 +50,31 @@ public final class RequestSession: Sendable {
         return found
     }
 
+    /// The session a valid form post acts on (the existing one, or a new one: a 503 past the cap),
+    /// once `change` is made there and saved.
+    @discardableResult
+    func acting(_ change: @escaping Session.Change) async throws -> Session {
+        let session = try await acting()
+        try await act(change)
+        return session
+    }
+
+    /// Makes `change` on the session `acting()` resolved and saves it (`Session.act`). A refused
+    /// change is thrown as it is; a save that fails is refused with a sentence (409 when another
+    /// instance kept changing the session, 503 when the store failed).
+    func act(_ change: @escaping Session.Change) async throws {
+        let session = try await acting()
+        do {
+            try await session.act(change)
+        } catch let failure as Session.SaveFailure {
+            throw Self.refusal(failure)
+        }
+        state.withLock { $0.saved = true }
+    }
+
     /// The session a valid form post acts on: the existing one, or a new one (a 503 past the cap).
-    /// It is saved after the handler returns and before the answer.
+    /// It is saved after the handler returns and before the answer, unless the handler saved its
+    /// change with `act(_:)`.
     func acting() async throws(UserFacingError) -> Session {
         let session: Session
         if let existing = try await existing(adopting: true) {
@@ -71,8 +97,8 @@ public final class RequestSession: Sendable {
 
     /// What the middleware acts on after the handler: the session resolved (if any), whether a
     /// post acted on it, and whether it was made for this request.
-    var outcome: (session: Session?, acted: Bool, isNew: Bool) {
-        state.withLock { ($0.resolved, $0.acted, $0.isNew) }
+    var outcome: (session: Session?, acted: Bool, isNew: Bool, saved: Bool) {
+        state.withLock { ($0.resolved, $0.acted, $0.isNew, $0.saved) }
     }
 
     /// A session made for a post that was then refused: nobody holds its cookie, so it goes.
@@ -86,6 +112,19 @@ public final class RequestSession: Sendable {
             throw UserFacingError(.internalServerError, "Something went wrong; please try again.")
         }
         return registry
+    }
+
+    /// The answer to a save that failed.
+    static func refusal(_ failure: Session.SaveFailure) -> UserFacingError {
+        switch failure {
+        case .contended:
+            UserFacingError(
+                .conflict, "Your session was being changed in another window at the same moment; please try again.")
+        case .gone:
+            UserFacingError(.conflict, "This session was replaced after an order in another window; reload the page.")
+        case .unavailable:
+            UserFacingError(.serviceUnavailable, "Your change could not be saved; please try again.", retryAfter: 5)
+        }
     }
 
     private static func refusal(_ failure: SessionRegistry.Failure) -> UserFacingError {

@@ -23,24 +23,41 @@ public final class Session: Sendable {
     private let identity: Mutex<SessionID>
     /// What the id was last replaced for (the checkout whose order was placed).
     private let rotation = Mutex<String?>(nil)
-    /// The builder, the cart and the checkout, composed (LuthierFeatures).
-    public let shop: ShopSession
+    /// The builder, the cart and the checkout, composed (LuthierFeatures). Replaced whole when
+    /// another instance saved the session (`refresh`): the tabs' streams stay open and show the
+    /// stored state.
+    public var shop: ShopSession { held.withLock { $0.shop } }
+    private let held: Mutex<Held>
     public var build: BuildViewModel { shop.build }
     public var cart: CartViewModel { shop.cart }
     /// The anonymous key orders of this session carry.
     public var orderKey: String { shop.orderKey }
     public let fragments: FragmentStore
     private let renderer: PageRenderer
-    private let store: SessionStore
+    private let factory: ShopFactory
     private let logger: Logger
     private let activity = Mutex(Activity())
+
+    /// The shop held now, and whether its output is driven (and may be again once replaced).
+    private struct Held {
+        var shop: ShopSession
+        var driven = false
+        var closed = false
+    }
+
     private struct Saving {
-        /// The revision of the latest snapshot taken; taken and incremented under one lock, so a
-        /// higher revision always holds the newer state.
-        var revision: Int
-        /// Whether a snapshot was ever sent to the store. Until the session holds something, none
-        /// is; once one was, every later one is too (one back at the standard guitar included).
+        /// The revision stored under the current id, as this instance last saved or read it; 0
+        /// while none is stored. The next save stores `base + 1` over it (compare-and-set).
+        var base: Int
+        /// Whether a snapshot was ever stored. Until the session holds something, none is; once
+        /// one was, every later one is too (one back at the standard guitar included, and one
+        /// under a new id after an order, whose base is 0 again).
         var stored: Bool
+        /// Whether a change, a save or a refresh holds the session's turn, and who waits for it:
+        /// one at a time, so that a save's base is never stale because of this instance's own
+        /// saves, and a refresh never comes between a change and its save.
+        var busy = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let saving: Mutex<Saving>
@@ -50,25 +67,20 @@ public final class Session: Sendable {
     init(
         id: SessionID,
         snapshot: SessionSnapshot,
-        environment: LuthierEnvironment,
-        discounts: DiscountBook,
-        soldOut: Set<StockedWood> = [],
-        analytics: AnalyticsQueue,
+        factory: ShopFactory,
+        taps: TapRecorder?,
         renderer: PageRenderer,
         logger: Logger,
-        stopwatch: (@Sendable () -> Duration)? = nil,
-        onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
+        stopwatch: (@Sendable () -> Duration)? = nil
     ) {
         identity = Mutex(id)
-        shop = ShopSession(
-            snapshot: snapshot, environment: environment, discounts: discounts, soldOut: soldOut,
-            analytics: analytics,
-            onBuilderActed: onBuilderActed)
+        let shop = factory.shop(of: snapshot, taps: taps)
+        held = Mutex(Held(shop: shop))
+        self.factory = factory
         self.renderer = renderer
-        store = environment.sessions
         self.logger = logger
         // A restored snapshot has been stored (revision 1 or more); a fresh one has not.
-        saving = Mutex(Saving(revision: snapshot.revision, stored: snapshot.revision > 0))
+        saving = Mutex(Saving(base: snapshot.revision, stored: snapshot.revision > 0))
         fragments = FragmentStore(
             initial: SessionFragments.table.all(shop.currentOutput, renderer: renderer),
             navigation: shop.initialNavigation, stopwatch: stopwatch)
@@ -79,38 +91,191 @@ public final class Session: Sendable {
         SessionSnapshot(orderKey: SessionID.random().rawValue, analyticsKey: SessionID.random().rawValue)
     }
 
-    /// Saves the session as it is now. The routes call it after every accepted change and answer
-    /// only once it is stored: what the server said yes to survives a crash. A session that holds
-    /// nothing a new one would not is not stored (yet): a flood of cookie-less posts costs no rows.
+    /// A change a post makes to the session, made again on the session as another instance stored
+    /// it when the save meets that instance's save (the reducers are pure, so acting again on the
+    /// newer state is the same decision made on it).
+    typealias Change = @Sendable (Session) async throws -> Void
+
+    /// Why a save gave up.
+    enum SaveFailure: Error {
+        /// Another instance saved the session every time this one tried (`saveAttempts` times).
+        case contended
+        /// The session was deleted in the store (its id was replaced on another instance).
+        case gone
+        /// The store failed (locked, full, unreachable).
+        case unavailable(any Error)
+    }
+
+    /// How often a save reads the session again and retries after a conflict before giving up:
+    /// more than the saves a customer's other tabs on other instances could make meanwhile, so
+    /// that only a writer that never stops (a script) is refused.
+    static let saveAttempts = 8
+
+    /// Makes `change` and saves the session, in the session's turn: no other change, save or
+    /// refresh of this session on this instance comes between them. The routes answer only once
+    /// it is stored: what the server said yes to survives a crash.
+    ///
+    /// An error of `change` itself is thrown as it is (nothing is saved); a failed save throws a
+    /// `SaveFailure`.
+    func act(_ change: @escaping Change) async throws {
+        await takeTurn()
+        defer { endTurn() }
+        try await change(self)
+        try await saveHoldingTurn(replaying: change)
+    }
+
+    /// Saves the session as it is now, in its turn: after a change nobody posted (a rate arriving,
+    /// an order confirmed), and under a new id. Throws a `SaveFailure`.
     func save() async throws {
-        let taken: (key: String, snapshot: SessionSnapshot)? = saving.withLock { saving in
-            saving.revision += 1
-            let snapshot = shop.snapshot(revision: saving.revision)
-            guard saving.stored || snapshot.holdsSomething else { return nil }
-            saving.stored = true
-            return (identity.withLock { $0.storageKey }, snapshot)
+        await takeTurn()
+        defer { endTurn() }
+        try await saveHoldingTurn(replaying: nil)
+    }
+
+    /// Stores the session, a compare-and-set over the revision last stored. A session that holds
+    /// nothing a new one would not is not stored (yet): a flood of cookie-less posts costs no rows.
+    ///
+    /// When another instance stored the session since (a conflict), its snapshot replaces the
+    /// shop here, `replay` (the change being saved) is made again on it, and the save is tried
+    /// again. Without a replay, the stored session simply stands. The caller holds the turn.
+    private func saveHoldingTurn(replaying replay: Change?) async throws {
+        for _ in 0..<Self.saveAttempts {
+            let taken: (id: SessionID, base: Int, snapshot: SessionSnapshot)? = saving.withLock { saving in
+                let snapshot = shop.snapshot(revision: saving.base + 1)
+                guard saving.stored || snapshot.holdsSomething else { return nil }
+                saving.stored = true
+                return (identity.withLock { $0 }, saving.base, snapshot)
+            }
+            guard let taken else { return }
+            let outcome: SessionSaveOutcome
+            do {
+                outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
+            } catch {
+                throw SaveFailure.unavailable(error)
+            }
+            switch outcome {
+            case .saved:
+                saving.withLock { saving in
+                    // A save that went out under an id replaced meanwhile says nothing of the new one.
+                    if identity.withLock({ $0 }) == taken.id { saving.base = taken.snapshot.revision }
+                }
+                return
+            case .conflict:
+                let held: Bool
+                do {
+                    held = try await reloadHoldingTurn()
+                } catch {
+                    throw SaveFailure.unavailable(error)
+                }
+                guard held else { throw SaveFailure.gone }
+                guard let replay else { return }
+                try await replay(self)
+            }
         }
-        guard let taken else { return }
-        try await store.save(taken.key, taken.snapshot.revision, taken.snapshot)
+        // The change made again last is not stored: the session shows what is.
+        _ = try? await reloadHoldingTurn(evenIfSame: true)
+        throw SaveFailure.contended
+    }
+
+    /// Reads the session as stored when another instance says it saved `revision`, and puts it in
+    /// place of the shop if it is newer than what this instance holds. False if it was deleted
+    /// (its id was replaced elsewhere): the session should leave memory.
+    func refresh(toRevision revision: Int) async throws -> Bool {
+        guard saving.withLock({ revision > $0.base }) else { return true }
+        await takeTurn()
+        defer { endTurn() }
+        // This instance's own save of that revision may have been what held the turn.
+        guard saving.withLock({ revision > $0.base }) else { return true }
+        return try await reloadHoldingTurn()
+    }
+
+    /// Reads the stored session and, if newer (or, with `evenIfSame`, as new), puts it in place of
+    /// the shop; false if it is gone. The caller holds the turn.
+    private func reloadHoldingTurn(evenIfSame: Bool = false) async throws -> Bool {
+        let id = identity.withLock { $0 }
+        guard let snapshot = try await factory.store.load(id.storageKey) else { return false }
+        let newer = saving.withLock { saving in
+            guard identity.withLock({ $0 }) == id,
+                snapshot.revision > saving.base || (evenIfSame && snapshot.revision == saving.base)
+            else { return false }
+            saving.base = snapshot.revision
+            return true
+        }
+        if newer { replaceShop(with: snapshot) }
+        return true
+    }
+
+    /// Puts the shop of `snapshot` in place of the one held: the old one closes, the new one is
+    /// driven (if the old one was), and every open tab is sent what differs, as one change.
+    private func replaceShop(with snapshot: SessionSnapshot) {
+        let renderer = renderer
+        let replaced: ShopSession? = held.withLock { held in
+            guard !held.closed else { return nil }
+            let old = held.shop
+            held.shop = factory.shop(of: snapshot, taps: old.taps)
+            if held.driven { start(held.shop) }
+            return old
+        }
+        guard let replaced else { return }
+        replaced.close()
+        let change = SessionChange(previous: replaced.currentOutput, current: shop.currentOutput, source: .build)
+        shop.taps?.record("session.output", .value, "refreshed: revision \(snapshot.revision) stored elsewhere")
+        fragments.publish(
+            SessionFragments.table.changed(from: change.previous, to: change.current, renderer: renderer),
+            navigate: change.navigation)
+    }
+
+    /// Waits for the session's turn to change, save or refresh.
+    private func takeTurn() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = saving.withLock { saving in
+                guard saving.busy else {
+                    saving.busy = true
+                    return true
+                }
+                saving.waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Hands the turn to the next waiting, or frees it.
+    private func endTurn() {
+        let next = saving.withLock { saving -> CheckedContinuation<Void, Never>? in
+            guard !saving.waiting.isEmpty else {
+                saving.busy = false
+                return nil
+            }
+            return saving.waiting.removeFirst()
+        }
+        next?.resume()
     }
 
     /// The one rotation of the id for `occasion`: the first caller gets the old and the new id,
-    /// already in force (so a concurrent caller, which gets nil, reads the new id at once).
-    func claimRotation(for occasion: String) -> (old: SessionID, new: SessionID)? {
+    /// already in force (so a concurrent caller, which gets nil, reads the new id at once), and
+    /// the revision stored under the old one.
+    func claimRotation(for occasion: String) -> (old: SessionID, new: SessionID, base: Int)? {
         rotation.withLock { last in
             guard last != occasion else { return nil }
             last = occasion
             let old = id
             let new = SessionID.random()
-            replaceID(with: new)
-            return (old, new)
+            let base = replaceID(with: new, base: 0)
+            return (old, new, base)
         }
     }
 
-    /// Gives the session a new id, taken under the same lock as a save's revision: a save either
-    /// went out under the old id before, or goes out under the new one after.
-    func replaceID(with new: SessionID) {
-        saving.withLock { _ in identity.withLock { $0 = new } }
+    /// Gives the session a new id, under which `base` is stored (none, for a new one), taken under
+    /// the same lock as a save's revision: a save either went out under the old id before, or goes
+    /// out under the new one after. Returns the base of the id replaced.
+    @discardableResult
+    func replaceID(with new: SessionID, base: Int) -> Int {
+        saving.withLock { saving in
+            defer { saving.base = base }
+            identity.withLock { $0 = new }
+            return saving.base
+        }
     }
 
     /// Saves after a change the customer did not post (a rate arriving, an order confirmed), when
@@ -128,6 +293,16 @@ public final class Session: Sendable {
     /// starts or ends), and what the checkout changes on its own is saved. It runs until the
     /// session closes, as callbacks of the session's screens: no task waits for a change.
     func drive() {
+        held.withLock { held in
+            guard !held.driven, !held.closed else { return }
+            held.driven = true
+            start(held.shop)
+        }
+    }
+
+    /// Drives `shop`'s output into the fragments (called under `held`'s lock, so that a shop
+    /// replaced at the same moment is never left undriven).
+    private func start(_ shop: ShopSession) {
         let fragments = fragments
         let renderer = renderer
         shop.start(
@@ -189,6 +364,10 @@ public final class Session: Sendable {
     /// Ends the output driver and every stream. The session stays in the store: a later request
     /// with its cookie restores it.
     func close() {
+        let shop = held.withLock { held in
+            held.closed = true
+            return held.shop
+        }
         shop.close()
         fragments.finish()
     }

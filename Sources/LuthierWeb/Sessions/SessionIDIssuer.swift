@@ -8,9 +8,16 @@ import Crypto
 /// until it acts. Its first post or stream makes the session under that id, and only an id this
 /// process issued is adopted, so a forged or planted value never is. After a restart the key is
 /// new: an id issued before that never acted is simply replaced (its session held nothing).
+/// Instances of one shop on a shared database share one key (kept there), so an id one of them
+/// issued is adopted by any.
 struct SessionIDIssuer: Sendable {
     /// The key's bytes (`SymmetricKey` is not `Sendable`; a key is made from them for each use).
-    private let key = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+    private let key: [UInt8]
+
+    /// An issuer signing with `key`, or with a key of its own for nil.
+    init(key: [UInt8]? = nil) {
+        self.key = key ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+    }
 
     /// A fresh id, signed.
     func issue() -> SessionID {

@@ -28,18 +28,23 @@ public final class SessionRegistry: Sendable {
     private let renderer: PageRenderer
     private let environment: LuthierEnvironment
     /// The codes the shop offers now, shared by every session's cart.
-    public let discounts: DiscountBook
-    /// The woods out of stock now, which every session's builder marks.
-    private let soldOut = Mutex<Set<StockedWood>>([])
+    public var discounts: DiscountBook { factory.discounts }
+    /// Makes every session's shop; holds the woods out of stock now, which every builder marks.
+    private let factory: ShopFactory
     let logger: Logger
-    private let onBuilderActed: @Sendable (Guitar) -> Void
     /// The tap events each session's recorder keeps.
     private let tapEvents: Int
     /// The store steps each session's recorder keeps for its trace.
     private let traceSteps: Int
     private let sessions = Mutex<[SessionID: Session]>([:])
+    /// The ids of the sessions in memory by their storage key, so that a save another instance
+    /// tells of finds the session it changed. Kept only when other instances share the store
+    /// (`SessionStore.savedElsewhere`, then `followsElsewhere`); empty otherwise, costing a lone
+    /// instance nothing.
+    private let storageKeys = Mutex<[String: SessionID]>([:])
+    private let followsElsewhere: Bool
     /// Signs the ids it hands out, so that an id whose session never acted can be adopted later.
-    private let issuer = SessionIDIssuer()
+    private let issuer: SessionIDIssuer
     /// What a visitor without a session sees: the standard guitar and an empty cart, rendered
     /// from one session that is never registered, saved or driven.
     let blank: Session
@@ -59,6 +64,8 @@ public final class SessionRegistry: Sendable {
         public var refusedFull = 0
         /// Requests refused because the store could not be read (`503`).
         public var refusedStoreUnavailable = 0
+        /// Sessions held here read again because another instance saved them.
+        public var refreshed = 0
     }
 
     public var counted: Tallies { tallies.withLock { $0 } }
@@ -86,21 +93,24 @@ public final class SessionRegistry: Sendable {
         tapEvents: Int = 512,
         traceSteps: Int = 256,
         analytics: AnalyticsQueue = AnalyticsQueue(),
+        sessionIDKey: [UInt8]? = nil,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
     ) {
+        issuer = SessionIDIssuer(key: sessionIDKey)
         elapsed = stopwatch(on: environment.clock)
         self.analytics = analytics
+        factory = ShopFactory(
+            environment: environment, discounts: discounts, analytics: analytics, onBuilderActed: onBuilderActed)
         blank = Session(
-            id: .random(), snapshot: Session.freshSnapshot(), environment: environment, discounts: discounts,
-            analytics: analytics, renderer: renderer, logger: logger)
-        self.onBuilderActed = onBuilderActed
+            id: .random(), snapshot: Session.freshSnapshot(), factory: factory, taps: environment.taps,
+            renderer: renderer, logger: logger)
         self.tapEvents = tapEvents
         self.traceSteps = traceSteps
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
-        self.discounts = discounts
         self.logger = logger
+        followsElsewhere = environment.sessions.savedElsewhere != nil
         (newSessions, created) = AsyncStream<Session>.makeStream()
     }
 
@@ -138,7 +148,7 @@ public final class SessionRegistry: Sendable {
     /// Remembers `soldOut` and, when it differs from what was remembered, tells every builder of
     /// `sessions` and the blank session's (the page a visitor without a session sees).
     private func mark(_ soldOut: Set<StockedWood>, in sessions: [Session]) {
-        let changed = self.soldOut.withLock { current in
+        let changed = factory.soldOut.withLock { current in
             defer { current = soldOut }
             return current != soldOut
         }
@@ -148,7 +158,7 @@ public final class SessionRegistry: Sendable {
     }
 
     /// The woods out of stock, as last told.
-    public var soldOutWoods: Set<StockedWood> { soldOut.withLock { $0 } }
+    public var soldOutWoods: Set<StockedWood> { factory.soldOut.withLock { $0 } }
 
     /// The shop's discount codes changed: every live session's cart judges its applied code again.
     public func discountsChanged(to codes: [DiscountCode]) {
@@ -249,22 +259,17 @@ public final class SessionRegistry: Sendable {
     }
 
     private func makeSession(id: SessionID, snapshot: SessionSnapshot) -> Session {
-        var environment = environment
-        environment.taps = TapRecorder(
-            capacity: tapEvents, traceCapacity: traceSteps, clock: environment.clock, now: environment.now,
-            log: TapRecorder.traceLog(to: logger))
-        return Session(
+        Session(
             id: id,
             snapshot: snapshot,
-            environment: environment,
-            discounts: discounts,
-            soldOut: soldOut.withLock { $0 },
-            analytics: analytics,
+            factory: factory,
+            taps: TapRecorder(
+                capacity: tapEvents, traceCapacity: traceSteps, clock: environment.clock, now: environment.now,
+                log: TapRecorder.traceLog(to: logger)),
             renderer: renderer,
             logger: logger,
             // The registry's one stopwatch, shared: a closure per session would cost each one.
-            stopwatch: elapsed,
-            onBuilderActed: onBuilderActed
+            stopwatch: elapsed
         )
     }
 
@@ -281,6 +286,7 @@ public final class SessionRegistry: Sendable {
             sessions[session.id] = session
             return (true, evicted)
         }
+        if added, followsElsewhere { storageKeys.withLock { $0[session.id.storageKey] = session.id } }
         for old in evicted { old.close() }
         if !evicted.isEmpty {
             logger.info("Sessions left memory to make room at the cap", metadata: ["count": "\(evicted.count)"])
@@ -317,17 +323,18 @@ public final class SessionRegistry: Sendable {
     /// (a double click, two tabs) rotate once, and each answer carries the id the session has then.
     @discardableResult
     public func rotate(_ session: Session, once occasion: String) async throws -> SessionID {
-        guard let (old, new) = session.claimRotation(for: occasion) else { return session.id }
+        guard let (old, new, base) = session.claimRotation(for: occasion) else { return session.id }
         sessions.withLock { sessions in
             sessions[old] = nil
             sessions[new] = session
         }
+        if followsElsewhere { storageKeys.withLock { $0[new.storageKey] = new } }
         let until = elapsed() + Self.rotationGrace
         retired.withLock { $0[old] = (session, until) }
         do {
             try await session.save()
         } catch {
-            session.replaceID(with: old)
+            session.replaceID(with: old, base: base)
             retired.withLock { $0[old] = nil }
             sessions.withLock { sessions in
                 sessions[new] = nil
@@ -351,15 +358,53 @@ public final class SessionRegistry: Sendable {
             return idle
         }
         for session in dropped { session.close() }
+        forgetStorageKeysOfSessionsGone()
         return dropped.count
+    }
+
+    /// Forgets the storage keys whose session left memory (or whose id was replaced).
+    private func forgetStorageKeysOfSessionsGone() {
+        guard followsElsewhere else { return }
+        let live = sessions.withLock { Set($0.keys) }
+        storageKeys.withLock { keys in keys = keys.filter { live.contains($0.value) } }
+    }
+
+    /// Follows the saves other instances tell of (`SessionStore.savedElsewhere`) until the stream
+    /// ends: a session held here that another instance saved is read again, and its tabs show the
+    /// stored state; one deleted there (its id replaced after an order) leaves memory, and its tabs'
+    /// streams reconnect with the cookie the other instance gave them. Returns at once when no
+    /// other instance shares the store.
+    func followSavesElsewhere() async {
+        guard let revisions = environment.sessions.savedElsewhere?() else { return }
+        for await told in revisions {
+            guard let id = storageKeys.withLock({ $0[told.key] }), let session = sessions.withLock({ $0[id] }),
+                session.id == id
+            else { continue }
+            do {
+                let held = told.isDeletion ? false : try await session.refresh(toRevision: told.revision)
+                if !held {
+                    drop(session, id: id)
+                } else {
+                    tallies.withLock { $0.refreshed += 1 }
+                }
+            } catch {
+                logger.warning("A session saved elsewhere could not be read again", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Drops `session` (held under `id`) from memory, closing its streams.
+    private func drop(_ session: Session, id: SessionID) {
+        let removed = sessions.withLock { sessions in
+            sessions[id] === session ? sessions.removeValue(forKey: id) : nil
+        }
+        if followsElsewhere { _ = storageKeys.withLock { $0.removeValue(forKey: id.storageKey) } }
+        removed?.close()
     }
 
     /// Drops a session that nobody holds the cookie of: one made for a post that was then refused.
     func discard(_ session: Session) {
-        let removed = sessions.withLock { sessions in
-            sessions[session.id] === session ? sessions.removeValue(forKey: session.id) : nil
-        }
-        removed?.close()
+        drop(session, id: session.id)
     }
 
     /// Ends the stream of new sessions (on shutdown) and closes every session.

@@ -4,8 +4,9 @@ import LuthierFeatures
 import ServiceLifecycle
 
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: it starts each
-/// session's output driver (callbacks, not a task), and runs the shop's analytics recorder, the idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on
-/// the injected clock. On graceful shutdown it stops taking sessions, cancels the rest and closes
+/// session's output driver (callbacks, not a task), and runs the shop's analytics recorder, the
+/// idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on the injected
+/// clock, and follows the sessions other instances save. On graceful shutdown it stops taking sessions, cancels the rest and closes
 /// every session's streams.
 struct SessionService: Service {
     let registry: SessionRegistry
@@ -36,6 +37,10 @@ struct SessionService: Service {
             }
             group.addTask {
                 await repeatEvery(heartbeatInterval) { hub.beat() }
+            }
+            group.addTask {
+                // Only when other instances share the store: it returns at once otherwise.
+                await registry.followSavesElsewhere()
             }
             group.addTask {
                 await deleteExpiredSessions()

@@ -2,8 +2,9 @@ import Foundation
 import LuthierFeatures
 import Synchronization
 
-/// Sessions kept in memory with the live store's rules (a newer revision wins), which a test can
-/// read, or make fail.
+/// Sessions kept in memory with the live store's rules (a compare-and-set on the revision, every
+/// save and deletion told to every reader of `savedElsewhere`), which a test can read, or make
+/// fail. Two apps on one store are two instances on one database.
 final class MemorySessionStore: Sendable {
     struct Stored: Sendable {
         var revision: Int
@@ -14,11 +15,30 @@ final class MemorySessionStore: Sendable {
         var rows: [String: Stored] = [:]
         var saves = 0
         var failing = false
+        var outrun = false
         /// Deleted keys, which no later save brings back (as the live store's tombstones).
         var deleted: Set<String> = []
+        var listeners: [AsyncStream<StoredSessionRevision>.Continuation] = []
     }
 
     private let state = Mutex(State())
+    /// Whether other instances share it: then it tells every save (`savedElsewhere`).
+    private let shared: Bool
+
+    /// - Parameter shared: whether several apps (instances) use it, told of each other's saves.
+    init(shared: Bool = false) {
+        self.shared = shared
+    }
+
+    /// Makes another instance save every session just before each save (until called with false):
+    /// every save conflicts.
+    func outrunEverySave(_ outrun: Bool = true) { state.withLock { $0.outrun = outrun } }
+
+    /// Stores `snapshot` as another instance would whose notification has not arrived yet: a
+    /// save nobody is told of.
+    func storeUntold(_ key: String, _ snapshot: SessionSnapshot) {
+        state.withLock { $0.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot) }
+    }
 
     /// What is stored under each key.
     var rows: [String: Stored] { state.withLock { $0.rows } }
@@ -31,20 +51,37 @@ final class MemorySessionStore: Sendable {
     struct StoreDown: Error {}
 
     var client: SessionStore {
-        SessionStore(
+        var savedElsewhere: (@Sendable () -> AsyncStream<StoredSessionRevision>)?
+        if shared {
+            savedElsewhere = { @Sendable in
+                let (stream, continuation) = AsyncStream.makeStream(of: StoredSessionRevision.self)
+                self.state.withLock { $0.listeners.append(continuation) }
+                return stream
+            }
+        }
+        return SessionStore(
             load: { key in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     return state.rows[key]?.snapshot
                 }
             },
-            save: { key, revision, snapshot in
+            save: { key, base, snapshot in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     state.saves += 1
-                    if state.deleted.contains(key) { return }
-                    if let stored = state.rows[key], stored.revision >= revision { return }
-                    state.rows[key] = Stored(revision: revision, snapshot: snapshot)
+                    if state.deleted.contains(key) { return .conflict }
+                    if state.outrun, var stored = state.rows[key] {
+                        stored.revision += 1
+                        stored.snapshot.revision = stored.revision
+                        state.rows[key] = stored
+                        return .conflict
+                    }
+                    guard (state.rows[key]?.revision ?? 0) == base else { return .conflict }
+                    state.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot)
+                    let told = StoredSessionRevision(key: key, revision: snapshot.revision)
+                    for listener in state.listeners { listener.yield(told) }
+                    return .saved
                 }
             },
             delete: { key in
@@ -52,6 +89,8 @@ final class MemorySessionStore: Sendable {
                     if state.failing { throw StoreDown() }
                     state.rows[key] = nil
                     state.deleted.insert(key)
+                    let told = StoredSessionRevision(key: key, revision: Int(Int64.max))
+                    for listener in state.listeners { listener.yield(told) }
                 }
             },
             deleteUnused: { _, _ in
@@ -59,7 +98,8 @@ final class MemorySessionStore: Sendable {
                     if state.failing { throw StoreDown() }
                     return 0
                 }
-            }
+            },
+            savedElsewhere: savedElsewhere
         )
     }
 }

@@ -1,0 +1,25 @@
+/// A session revision committed to a shared store, as the store tells it to every instance: the
+/// session's storage key (never its cookie) and the revision now stored. A deleted session's
+/// revision is `Int64.max` (its tombstone).
+public struct StoredSessionRevision: Hashable, Sendable {
+    public var key: String
+    public var revision: Int
+
+    public init(key: String, revision: Int) {
+        self.key = key
+        self.revision = revision
+    }
+
+    /// The text a notification carries: `revision key`.
+    public var payload: String { "\(revision) \(key)" }
+
+    /// The revision a notification's `payload` tells; nil for anything else.
+    public init?(payload: String) {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let revision = Int(parts[0]), revision > 0, !parts[1].isEmpty else { return nil }
+        self.init(key: String(parts[1]), revision: revision)
+    }
+
+    /// Whether this is a deletion's tombstone: the session under `key` is gone for good.
+    public var isDeletion: Bool { revision == Int(Int64.max) }
+}
