@@ -30,10 +30,12 @@ extension PostgresStore {
     var sessionsChannel: String { "luthier_sessions" + (location.schema.map { "_\($0)" } ?? "") }
 
     /// Every session save and deletion any instance commits (this one's too), for as long as the
-    /// stream is read. Saves committed while the listener reconnects are not told; a session held
-    /// then learns of them at its next save (a conflict) or when it is restored.
-    public func sessionRevisions() -> AsyncStream<StoredSessionRevision> {
-        notifications(on: sessionsChannel, listening: nil, StoredSessionRevision.init(payload:))
+    /// stream is read, after `listening` once the channel is listened to (and again after each
+    /// reconnection: saves committed in between were not told).
+    public func sessionRevisions() -> AsyncStream<SessionStoreNotice> {
+        notifications(on: sessionsChannel, listening: .listening) { payload in
+            StoredSessionRevision(payload: payload).map(SessionStoreNotice.saved)
+        }
     }
 
     /// The notifications on `channel`, parsed by `parse` (others are skipped), after `listening`

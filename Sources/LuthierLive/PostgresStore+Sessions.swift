@@ -53,6 +53,14 @@ extension PostgresStore {
         return stored == 1 ? .saved : .conflict
     }
 
+    /// The revision stored under `key` now (a tombstone's is `Int64.max`), without marking the
+    /// session used; nil if none is stored.
+    func storedSessionRevision(key: String) async throws -> Int? {
+        try await connection { connection in
+            try await connection.value(Int64.self, "SELECT revision FROM sessions WHERE key = \(key)", self.logger)
+        }.map(Int.init)
+    }
+
     /// Deletes the sessions last used before `date`, and the leftovers last used before
     /// `leftoverDate`; says how many went.
     func deleteSessions(unusedBefore date: Date, leftoversUnusedBefore leftoverDate: Date) async throws -> Int {

@@ -27,7 +27,9 @@ extension SessionStore {
             deleteUnused: { before, leftoverBefore in
                 try await store.deleteSessions(unusedBefore: before, leftoversUnusedBefore: leftoverBefore)
             },
-            savedElsewhere: { store.sessionRevisions() }
+            sharing: Sharing(
+                notices: { store.sessionRevisions() },
+                storedRevision: { key in try await store.storedSessionRevision(key: key) })
         )
     }
 }

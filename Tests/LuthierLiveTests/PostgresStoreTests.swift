@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import Logging
 import LuthierDomain
+import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
@@ -136,6 +137,58 @@ struct PostgresStoreChangesTests {
                 #expect(await heard.next() == .listening)
                 let order = try await first.placeOrder(OrderFixture.request(checkoutID: "after-the-cut"))
                 #expect(await heard.next() == .placed(number: order.number))
+            }
+        }
+    }
+}
+
+/// Sessions on one PostgreSQL schema shared by two instances: every stored save and deletion is
+/// told to both (LISTEN/NOTIFY), a save that stores nothing is not, and both read one session-id
+/// key. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
+@Suite(.enabled(if: StoreBackend.postgresURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
+struct PostgresStoreSessionNoticeTests {
+    @Test func everyStoredSaveAndDeletionIsToldAndAConflictIsNot() async throws {
+        try await Self.twoInstances { first, second in
+            var heard = second.sessionRevisions().makeAsyncIterator()
+            #expect(await heard.next() == .listening)
+
+            let one = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+            #expect(try await first.saveSession(key: "k", base: 0, snapshot: one) == .saved)
+            #expect(await heard.next() == .saved(StoredSessionRevision(key: "k", revision: 1)))
+            // A conflict stores nothing, so nothing is told; the next stored save is.
+            #expect(try await second.saveSession(key: "k", base: 0, snapshot: one) == .conflict)
+            var two = one
+            two.revision = 2
+            #expect(try await second.saveSession(key: "k", base: 1, snapshot: two) == .saved)
+            #expect(await heard.next() == .saved(StoredSessionRevision(key: "k", revision: 2)))
+            try await first.deleteSession(key: "k")
+            let deleted = try #require(await heard.next())
+            #expect(deleted == .saved(StoredSessionRevision(key: "k", revision: Int(Int64.max))))
+            if case .saved(let told) = deleted { #expect(told.isDeletion) }
+        }
+    }
+
+    @Test func instancesOnOneDatabaseShareOneSessionIDKey() async throws {
+        try await Self.twoInstances { first, second in
+            async let mine = first.sharedSecret(named: "session-id-key")
+            async let theirs = second.sharedSecret(named: "session-id-key")
+            let (a, b) = try await (mine, theirs)
+            #expect(a.count == 32)
+            #expect(a == b)
+            #expect(try await first.sharedSecret(named: "another") != a)
+        }
+    }
+
+    /// Runs `body` with two stores on one fresh schema (two instances on one database).
+    static func twoInstances(_ body: @Sendable (PostgresStore, PostgresStore) async throws -> Void) async throws {
+        let url = try #require(StoreBackend.postgresURL)
+        let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
+        try await PostgresTestSchema.with(url: url, now: now) { first in
+            let second = PostgresStore(location: first.location, logger: .quiet, now: { now() })
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await second.run() }
+                defer { group.cancelAll() }
+                try await body(first, second)
             }
         }
     }

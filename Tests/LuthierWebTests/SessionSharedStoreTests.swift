@@ -58,6 +58,49 @@ struct SessionSharedStoreTests {
         }
     }
 
+    @Test("a request finds the session as stored even before the other instance's notice arrives")
+    func requestCatchesUpBeforeTheNotice() async throws {
+        let store = MemorySessionStore(shared: true)
+        try await Self.twoInstances(store) { first, _ in
+            let cookie = try await first.newSession()
+            #expect(try await first.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let key = try Self.storageKey(cookie)
+            var elsewhere = try #require(store.rows[key]).snapshot
+            elsewhere.guitar.shape = .chunky
+            elsewhere.revision += 1
+            store.storeUntold(key, elsewhere)
+            // No notice: the page reads the stored revision first and shows the newer one.
+            let page = try await first.page(cookie: cookie)
+            #expect(page.html.contains("value=\"chunky\" checked"))
+            // A store that cannot be read answers 503 rather than a page that may be stale.
+            store.fail()
+            #expect(try await first.get(cookie: cookie).status == 503)
+            store.fail(false)
+        }
+    }
+
+    @Test("after listening again, an instance reads again every session it holds: saves in between were not told")
+    func listeningAgainRefreshesEverySession() async throws {
+        let store = MemorySessionStore(shared: true)
+        try await Self.twoInstances(store) { first, _ in
+            let cookie = try await first.newSession()
+            #expect(try await first.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let stream = try await first.openEventStream(cookie: cookie)
+            _ = try await stream.nextEvent()
+            _ = try await stream.nextPatch()
+            let key = try Self.storageKey(cookie)
+            var elsewhere = try #require(store.rows[key]).snapshot
+            elsewhere.guitar.shape = .chunky
+            elsewhere.revision += 1
+            store.storeUntold(key, elsewhere)
+            store.listenAgain()
+            let (_, patch) = try await stream.nextPatch()
+            #expect(patch.html("picker-shape")?.contains("value=\"chunky\" checked") == true)
+            #expect(first.liveSession(cookie)?.build.latestState.guitar.shape == .chunky)
+            await stream.close()
+        }
+    }
+
     @Test("a save that meets another instance's save reads it, acts again on it, and both changes stand")
     func conflictingSavesLoseNothing() async throws {
         let store = MemorySessionStore(shared: true)

@@ -58,6 +58,59 @@ struct ScaleOutTests {
         }
     }
 
+    /// A customer whose every request lands on the next of three instances (a round-robin
+    /// balancer without sticky sessions): the page from the first, the stream on the second, each
+    /// post on the next. The stream shows every change wherever it was posted, the cart holds
+    /// every guitar added on any instance, and the order placed on one shows on the third's kiosk.
+    @Test func aCustomerWhoseRequestsLandOnEveryInstanceInTurnSeesAndKeepsEveryChange() async throws {
+        let database = try PostgresDatabase.fresh()
+        try await withWorkbench { bench in
+            var instances: [LuthierProcess] = []
+            for _ in 0..<3 { instances.append(try await bench.startServer(arguments: ["--database", database])) }
+            let client = ShopClient()
+            do {
+                // The id the first issued is adopted by the second (one key for the database).
+                let cookie = try await client.newSession(on: instances[0].baseURL)
+                let stream = try await EventStreamReader.open(instances[1].url("/events"), cookie: cookie, on: client)
+                let kiosk = try await EventStreamReader.open(instances[2].url("/kiosk/events"), cookie: nil, on: client)
+                try await kiosk.waitUntilText("the kiosk's first state") { $0.contains(#"today\">0"#) }
+
+                let posts: [(path: String, form: String)] = [
+                    ("/build", "shape=longV"), ("/cart/items", ""), ("/build", "color=sky"), ("/cart/items", ""),
+                    ("/build", "body=swampAsh"), ("/cart/items", ""),
+                ]
+                for (index, post) in posts.enumerated() {
+                    let customer = Customer(client: client, server: instances[index % 3].baseURL)
+                    try await customer.post(post.path, form: post.form, cookie: cookie)
+                }
+                // Posted on the third, shown on the second's stream.
+                try await stream.waitUntilText("the last change on the second instance's stream") {
+                    $0.contains("Swamp Ash")
+                }
+                for instance in instances {
+                    let cart = try await client.get(instance.url("/cart"), cookie: cookie)
+                    #expect(
+                        cart.text.contains("3 guitars"), "the cart on \(instance.baseURL): \(cart.text.prefix(400))")
+                }
+                try await Customer(client: client, server: instances[0].baseURL).post("/cart/checkout", cookie: cookie)
+                let ordered = try await Customer(client: client, server: instances[1].baseURL).order(cookie: cookie)
+                #expect(ordered.status == 204, "\(ordered)")
+                try await kiosk.waitUntilText("the order's three guitars on the third instance's kiosk") {
+                    $0.contains(#"today\">3"#)
+                }
+                let orders = try PostgresShop(url: database).orders()
+                #expect(orders.count == 1)
+                #expect(orders.values.first?.lines.map(\.quantity).reduce(0, +) == 3)
+                stream.cancel()
+                kiosk.cancel()
+            } catch {
+                await client.shutdown()
+                throw TestFailure("\(error)\n\(bench.outputs)")
+            }
+            await client.shutdown()
+        }
+    }
+
     /// `kill -9` of one instance in a storm of orders: the other goes on serving. Every order the
     /// killed one confirmed is in the database once and shown to its session by the other (which
     /// loads the session from the database), and stock plus what the orders took is what there was.

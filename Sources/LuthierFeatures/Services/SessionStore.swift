@@ -22,10 +22,28 @@ public struct SessionStore: Sendable {
     /// Deletes every session last used before `before`, and those not worth keeping
     /// (`SessionSnapshot.isWorthKeeping`) last used before `leftoverBefore`; says how many went.
     public var deleteUnused: @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int
-    /// Every save and deletion committed by any instance sharing the store (this one's too), for
-    /// as long as the stream is read: how instances holding the same session learn of each
-    /// other's changes. Nil for a store only one process uses (SQLite): there is none to tell.
-    public var savedElsewhere: (@Sendable () -> AsyncStream<StoredSessionRevision>)?
+    /// How instances sharing the store learn of each other's saves; nil for a store only one
+    /// process uses (SQLite): there is none to learn of.
+    public var sharing: Sharing?
+
+    /// What a store shared by several instances tells them.
+    public struct Sharing: Sendable {
+        /// Every save and deletion committed by any instance (this one's too), for as long as the
+        /// stream is read: a session another instance holds is read again there.
+        public var notices: @Sendable () -> AsyncStream<SessionStoreNotice>
+        /// The revision stored under `key` now (nil: none; a deleted one's is `Int64.max`), read
+        /// without marking it used: the check an instance makes before serving a session it
+        /// holds, since a notice may not have arrived yet when the customer's next request does.
+        public var storedRevision: @Sendable (_ key: String) async throws -> Int?
+
+        public init(
+            notices: @escaping @Sendable () -> AsyncStream<SessionStoreNotice>,
+            storedRevision: @escaping @Sendable (_ key: String) async throws -> Int?
+        ) {
+            self.notices = notices
+            self.storedRevision = storedRevision
+        }
+    }
 
     public init(
         load: @escaping @Sendable (_ key: String) async throws -> SessionSnapshot?,
@@ -34,13 +52,13 @@ public struct SessionStore: Sendable {
             SessionSaveOutcome,
         delete: @escaping @Sendable (_ key: String) async throws -> Void,
         deleteUnused: @escaping @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int,
-        savedElsewhere: (@Sendable () -> AsyncStream<StoredSessionRevision>)? = nil
+        sharing: Sharing? = nil
     ) {
         self.load = load
         self.save = save
         self.delete = delete
         self.deleteUnused = deleteUnused
-        self.savedElsewhere = savedElsewhere
+        self.sharing = sharing
     }
 }
 

@@ -1,3 +1,12 @@
+/// What a shared store tells every instance of its sessions.
+public enum SessionStoreNotice: Hashable, Sendable {
+    /// The instance listens (again): saves committed while it did not were not told, so every
+    /// session it holds should be read again.
+    case listening
+    /// A session's save (or deletion) was committed.
+    case saved(StoredSessionRevision)
+}
+
 /// A session revision committed to a shared store, as the store tells it to every instance: the
 /// session's storage key (never its cookie) and the revision now stored. A deleted session's
 /// revision is `Int64.max` (its tombstone).

@@ -177,15 +177,19 @@ public final class Session: Sendable {
         throw SaveFailure.contended
     }
 
-    /// Reads the session as stored when another instance says it saved `revision`, and puts it in
-    /// place of the shop if it is newer than what this instance holds. False if it was deleted
-    /// (its id was replaced elsewhere): the session should leave memory.
-    func refresh(toRevision revision: Int) async throws -> Bool {
-        guard saving.withLock({ revision > $0.base }) else { return true }
+    /// Reads the session as stored when another instance says it saved `revision` (nil: some
+    /// revision, not told), and puts it in place of the shop if it is newer than what this
+    /// instance holds. False if it was deleted (its id was replaced elsewhere): the session
+    /// should leave memory.
+    func refresh(toRevision revision: Int?) async throws -> Bool {
+        // Not told which: any stored one, if one was ever stored (a session never stored is not
+        // in the store, and is not gone for that).
+        let isNewer = { (saving: Saving) in revision.map { $0 > saving.base } ?? saving.stored }
+        guard saving.withLock({ isNewer($0) }) else { return true }
         await takeTurn()
         defer { endTurn() }
         // This instance's own save of that revision may have been what held the turn.
-        guard saving.withLock({ revision > $0.base }) else { return true }
+        guard saving.withLock({ isNewer($0) }) else { return true }
         return try await reloadHoldingTurn()
     }
 

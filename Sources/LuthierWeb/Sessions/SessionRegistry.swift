@@ -110,7 +110,7 @@ public final class SessionRegistry: Sendable {
         self.renderer = renderer
         self.environment = environment
         self.logger = logger
-        followsElsewhere = environment.sessions.savedElsewhere != nil
+        followsElsewhere = environment.sessions.sharing != nil
         (newSessions, created) = AsyncStream<Session>.makeStream()
     }
 
@@ -183,7 +183,17 @@ public final class SessionRegistry: Sendable {
     /// session's first act. Pages do not adopt: a visitor's first page costs no session.
     public func session(forCookie value: String?, adopting: Bool = false) async throws(Failure) -> Session? {
         guard let value, let id = SessionID(rawValue: value) else { return nil }
-        if let session = live(id) { return session }
+        if let session = live(id) {
+            // A replaced id in its grace finds the session under its new one, as it is here.
+            guard followsElsewhere, session.id == id else { return session }
+            do {
+                if let current = try await caughtUp(session, id: id) { return current }
+            } catch {
+                logger.error("A session could not be read again", metadata: ["error": "\(error)"])
+                tallies.withLock { $0.refusedStoreUnavailable += 1 }
+                throw .storeUnavailable
+            }
+        }
         let task = restoring.withLock { restoring in
             if let running = restoring[id] { return running }
             let task = Task { try await self.restore(id) }
@@ -209,6 +219,20 @@ public final class SessionRegistry: Sendable {
             tallies.withLock { $0.refusedStoreUnavailable += 1 }
             throw .storeUnavailable
         }
+    }
+
+    /// `session` as stored now, when other instances share the store: a notice of their save may
+    /// not have arrived yet when the customer's next request lands here, so the stored revision
+    /// is read first (one indexed read) and a newer one read in. Nil if it was deleted there.
+    private func caughtUp(_ session: Session, id: SessionID) async throws -> Session? {
+        guard let sharing = environment.sessions.sharing else { return session }
+        guard let stored = try await sharing.storedRevision(id.storageKey) else { return session }
+        let held = stored == Int(Int64.max) ? false : try await session.refresh(toRevision: stored)
+        if !held {
+            drop(session, id: id)
+            return nil
+        }
+        return session
     }
 
     /// The session with `id` if it is in memory, marked as used.
@@ -375,8 +399,12 @@ public final class SessionRegistry: Sendable {
     /// streams reconnect with the cookie the other instance gave them. Returns at once when no
     /// other instance shares the store.
     func followSavesElsewhere() async {
-        guard let revisions = environment.sessions.savedElsewhere?() else { return }
-        for await told in revisions {
+        guard let revisions = environment.sessions.sharing?.notices() else { return }
+        for await notice in revisions {
+            guard case .saved(let told) = notice else {
+                await refreshEverySession()
+                continue
+            }
             guard let id = storageKeys.withLock({ $0[told.key] }), let session = sessions.withLock({ $0[id] }),
                 session.id == id
             else { continue }
@@ -389,6 +417,19 @@ public final class SessionRegistry: Sendable {
                 }
             } catch {
                 logger.warning("A session saved elsewhere could not be read again", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Reads every session in memory again (the notifications were not heard for a while: saves
+    /// in between were not told), one at a time; one deleted meanwhile leaves memory.
+    private func refreshEverySession() async {
+        for session in liveSessions {
+            let id = session.id
+            do {
+                if try await !session.refresh(toRevision: nil) { drop(session, id: id) }
+            } catch {
+                logger.warning("A session could not be read again", metadata: ["error": "\(error)"])
             }
         }
     }

@@ -18,7 +18,7 @@ final class MemorySessionStore: Sendable {
         var outrun = false
         /// Deleted keys, which no later save brings back (as the live store's tombstones).
         var deleted: Set<String> = []
-        var listeners: [AsyncStream<StoredSessionRevision>.Continuation] = []
+        var listeners: [AsyncStream<SessionStoreNotice>.Continuation] = []
     }
 
     private let state = Mutex(State())
@@ -33,6 +33,11 @@ final class MemorySessionStore: Sendable {
     /// Makes another instance save every session just before each save (until called with false):
     /// every save conflicts.
     func outrunEverySave(_ outrun: Bool = true) { state.withLock { $0.outrun = outrun } }
+
+    /// Tells every listener it listens again (as after a dropped connection to the database).
+    func listenAgain() {
+        state.withLock { state in for listener in state.listeners { listener.yield(.listening) } }
+    }
 
     /// Stores `snapshot` as another instance would whose notification has not arrived yet: a
     /// save nobody is told of.
@@ -51,13 +56,21 @@ final class MemorySessionStore: Sendable {
     struct StoreDown: Error {}
 
     var client: SessionStore {
-        var savedElsewhere: (@Sendable () -> AsyncStream<StoredSessionRevision>)?
+        var sharing: SessionStore.Sharing?
         if shared {
-            savedElsewhere = { @Sendable in
-                let (stream, continuation) = AsyncStream.makeStream(of: StoredSessionRevision.self)
-                self.state.withLock { $0.listeners.append(continuation) }
-                return stream
-            }
+            sharing = SessionStore.Sharing(
+                notices: {
+                    let (stream, continuation) = AsyncStream.makeStream(of: SessionStoreNotice.self)
+                    continuation.yield(.listening)
+                    self.state.withLock { $0.listeners.append(continuation) }
+                    return stream
+                },
+                storedRevision: { key in
+                    try self.state.withLock { state in
+                        if state.failing { throw StoreDown() }
+                        return state.deleted.contains(key) ? Int(Int64.max) : state.rows[key]?.revision
+                    }
+                })
         }
         return SessionStore(
             load: { key in
@@ -80,7 +93,7 @@ final class MemorySessionStore: Sendable {
                     guard (state.rows[key]?.revision ?? 0) == base else { return .conflict }
                     state.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot)
                     let told = StoredSessionRevision(key: key, revision: snapshot.revision)
-                    for listener in state.listeners { listener.yield(told) }
+                    for listener in state.listeners { listener.yield(.saved(told)) }
                     return .saved
                 }
             },
@@ -90,7 +103,7 @@ final class MemorySessionStore: Sendable {
                     state.rows[key] = nil
                     state.deleted.insert(key)
                     let told = StoredSessionRevision(key: key, revision: Int(Int64.max))
-                    for listener in state.listeners { listener.yield(told) }
+                    for listener in state.listeners { listener.yield(.saved(told)) }
                 }
             },
             deleteUnused: { _, _ in
@@ -99,7 +112,7 @@ final class MemorySessionStore: Sendable {
                     return 0
                 }
             },
-            savedElsewhere: savedElsewhere
+            sharing: sharing
         )
     }
 }
