@@ -23,6 +23,9 @@ final class LoadRun: Sendable {
         /// More instances of the same shop (host, port) the broadcast's kiosks are spread over,
         /// in turn with the one the orders are placed on.
         var kioskServers: [(host: String, port: Int)] = []
+        /// Another instance of the same shop (host, port) the sessions' streams are opened on,
+        /// while their pages and posts go to the first: a change crosses the database to its patch.
+        var streamServer: (host: String, port: Int)?
     }
 
     /// A session with its cookie and its open `/events` stream.
@@ -175,7 +178,9 @@ final class LoadRun: Sendable {
 
     // MARK: Streams
 
-    private func openSession(_ client: LoadHTTPClient) async throws -> Session {
+    private func openSession(_ client: LoadHTTPClient, streamingOn streamClient: LoadHTTPClient) async throws
+        -> Session
+    {
         let page = try await client.send(.GET, "/")
         guard page.status == 200, let cookie = page.sessionCookie else {
             throw LoadError.failure("GET / answered \(page.status) without a session cookie")
@@ -183,7 +188,7 @@ final class LoadRun: Sendable {
         return Session(
             cookie: cookie,
             stream: try await EventStream.open(
-                client: client, path: "/events", cookie: cookie, gzip: settings.gzipStreams))
+                client: streamClient, path: "/events", cookie: cookie, gzip: settings.gzipStreams))
     }
 
     /// Opens `count` sessions, 32 at a time (the server's accept backlog is finite), and waits
@@ -191,7 +196,10 @@ final class LoadRun: Sendable {
     private func openSessions(
         _ client: LoadHTTPClient, count: Int, until deadline: ContinuousClock.Instant
     ) async throws -> [Session] {
-        let sessions = try await boundedMap(count: count, until: deadline) { _ in try await self.openSession(client) }
+        let streamClient = settings.streamServer.map { LoadHTTPClient(group: group, host: $0.host, port: $0.port) }
+        let sessions = try await boundedMap(count: count, until: deadline) { _ in
+            try await self.openSession(client, streamingOn: streamClient ?? client)
+        }
         try await waitForFirstPatch(sessions.map(\.stream), what: "session streams", until: deadline)
         return sessions
     }

@@ -80,6 +80,13 @@ struct LuthierLoad: AsyncParsableCommand {
             """)
     var kioskURL: [String] = []
 
+    @Option(
+        help: """
+            Another instance of the same shop (http://host:port) to open the sessions' streams on, \
+            while their pages and posts go to --url: each change reaches its patch through the database.
+            """)
+    var streamURL: String?
+
     /// `http://host:port` as a host and a port.
     static func hostAndPort(_ text: String, option: String) throws -> (host: String, port: Int) {
         guard let components = URLComponents(string: text), components.scheme == "http",
@@ -120,6 +127,10 @@ struct LuthierLoad: AsyncParsableCommand {
         if !kioskServers.isEmpty && target == nil {
             throw ValidationError("--kiosk-url spreads kiosks over instances of a running shop: give --url too.")
         }
+        let streamServer = try streamURL.map { try Self.hostAndPort($0, option: "--stream-url") }
+        if streamServer != nil && target == nil {
+            throw ValidationError("--stream-url opens streams on another instance of a running shop: give --url too.")
+        }
         let binary = luthier ?? RepositoryPaths.defaultLuthierBinary()
         guard target != nil || FileManager.default.isExecutableFile(atPath: binary) else {
             throw ValidationError("No luthier binary at \(binary); build it or pass --luthier.")
@@ -145,7 +156,8 @@ struct LuthierLoad: AsyncParsableCommand {
             settings: .init(
                 connections: connections, rate: rate, changes: changes, kiosks: kiosks,
                 seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
-                phases: selected, gzipStreams: gzipStreams, kioskServers: kioskServers))
+                phases: selected, gzipStreams: gzipStreams, kioskServers: kioskServers,
+                streamServer: streamServer))
         if let target {
             await run.execute(host: target.host, port: target.port)
         } else {

@@ -98,10 +98,10 @@ def _answers(url: str) -> bool:
         return False
 
 
-def _fresh_postgres_database(name: str) -> str:
+def _fresh_postgres_database(name: str, server_url: str = "") -> str:
     """A new, empty database on the test PostgreSQL server (`LUTHIER_TEST_POSTGRES_URL`), made
     with `psql`, as a `postgres://` URL for `--database`."""
-    base = urllib.parse.urlsplit(POSTGRES_URL)
+    base = urllib.parse.urlsplit(server_url or POSTGRES_URL)
     database = f"luthier_browser_{name.replace('-', '_')}_{uuid.uuid4().hex[:12]}"
     subprocess.run(
         ["psql", "-q", "-h", base.hostname or "127.0.0.1", "-p", str(base.port or 5432),
