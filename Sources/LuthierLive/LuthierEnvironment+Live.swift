@@ -139,6 +139,15 @@ public struct LiveSystem: Sendable {
         }
     }
 
+    /// How the kiosk's showcase reaches the other instances on the database; nil for an SQLite
+    /// file, which one process serves.
+    public var showcase: ShowcaseClient? {
+        switch store {
+        case .sqlite: nil
+        case .postgres(let postgres): .live(postgres: postgres)
+        }
+    }
+
     /// What `--database` named, without a password.
     public var databaseDescription: String {
         switch store {

@@ -45,7 +45,7 @@ extension PostgresStore {
     /// connection drops, it listens again after ``reconnectDelay`` on the store's clock. The stream
     /// keeps at most the newest 1,024 elements for a reader that lags: each only says what to
     /// read again.
-    private func notifications<Element: Sendable>(
+    func notifications<Element: Sendable>(
         on channel: String, listening: Element?, _ parse: @escaping @Sendable (String) -> Element?
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(1_024))

@@ -144,7 +144,7 @@ struct PostgresStoreChangesTests {
 
 /// Sessions on one PostgreSQL schema shared by two instances: every stored save and deletion is
 /// told to both (LISTEN/NOTIFY), a save that stores nothing is not, and both read one session-id
-/// key. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
+/// key; a guitar being built is told to the other instance, and not back to its own. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
 @Suite(.enabled(if: StoreBackend.postgresURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
 struct PostgresStoreSessionNoticeTests {
     @Test func everyStoredSaveAndDeletionIsToldAndAConflictIsNot() async throws {
@@ -176,6 +176,20 @@ struct PostgresStoreSessionNoticeTests {
             #expect(a.count == 32)
             #expect(a == b)
             #expect(try await first.sharedSecret(named: "another") != a)
+        }
+    }
+
+    @Test func aBuildIsToldToTheOtherInstancesAndNotBackToItsOwn() async throws {
+        try await Self.twoInstances { first, second in
+            var heard = second.notifications(on: second.buildsChannel, listening: "listening") { $0 }
+                .makeAsyncIterator()
+            #expect(await heard.next() == "listening")
+            let guitar = Guitar(shape: .chunky, color: .earth, body: .koa, fretboard: .ebony)
+            try await first.announceBuild(guitar, from: "first")
+            let payload = try #require(await heard.next())
+            #expect(PostgresStore.build(told: payload, notFrom: "second") == guitar)
+            #expect(PostgresStore.build(told: payload, notFrom: "first") == nil)
+            #expect(PostgresStore.build(told: "second not-json", notFrom: "first") == nil)
         }
     }
 

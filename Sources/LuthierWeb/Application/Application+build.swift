@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import LuthierDomain
 import LuthierFeatures
 import NIOCore
 
@@ -56,6 +57,7 @@ public func buildApplicationWithServices(
     showroomClock: (any Clock<Duration>)? = nil,
     storeLockWaits: @escaping @Sendable () -> Int = { 0 },
     readiness: @escaping @Sendable () async -> String? = { nil },
+    showcase: ShowcaseClient? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> (some ApplicationProtocol, LuthierServices) {
     // Every write to the store and every rate request is measured, whoever makes it.
@@ -81,7 +83,16 @@ public func buildApplicationWithServices(
     // The exchange rates are the shop's, shared by every session's checkout: their requests are
     // tapped into the shop's recorder.
     sessionEnvironment.exchangeRates = environment.exchangeRates.tapped("rates.request", into: shopTaps)
-    let (builds, builderActed) = KioskFeed.builderInput()
+    let (builds, builderActedHere) = KioskFeed.builderInput()
+    // With other instances, the kiosk shows what is built on any of them (`ShowcaseRelay`).
+    let relay = showcase.map {
+        ShowcaseRelay.make(client: $0, clock: showroomEnvironment.clock, show: builderActedHere)
+    }
+    let announced = relay?.built
+    let builderActed: @Sendable (Guitar) -> Void = { guitar in
+        builderActedHere(guitar)
+        announced?(guitar)
+    }
     let registry = SessionRegistry(
         maxSessions: configuration.maxSessions,
         renderer: renderer,
@@ -148,7 +159,10 @@ public func buildApplicationWithServices(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
         // Shut down in reverse order, right after the server: the streams end before the stores
         // they follow are finished.
-        services: [sessionService, ShowroomService(showroom: showroom), EventStreamDrain(hub: services.hub)],
+        services: [
+            sessionService, ShowroomService(showroom: showroom, relay: relay?.relay),
+            EventStreamDrain(hub: services.hub),
+        ],
         onServerRunning: { channel in
             do {
                 try await channel.eventLoop.submit {

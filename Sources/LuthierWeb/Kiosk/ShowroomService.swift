@@ -2,10 +2,11 @@ import LuthierFeatures
 import ServiceLifecycle
 
 /// The showroom's long-lived work as one ServiceLifecycle service: the workshop floor's stage
-/// timer, the kiosk feed and the kiosk renderer. On graceful shutdown it ends them and every kiosk
+/// timer, the kiosk feed and the kiosk renderer, and the showcase's relay to other instances. On graceful shutdown it ends them and every kiosk
 /// stream (each gets its `retry:` hint and reconnects to the next server).
 struct ShowroomService: Service {
     let showroom: Showroom
+    let relay: ShowcaseRelay?
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
@@ -14,6 +15,7 @@ struct ShowroomService: Service {
                 await showroom.feed.run()
             }
             group.addTask { await showroom.renderKiosk() }
+            if let relay { group.addTask { await relay.run() } }
             try? await gracefulShutdown()
             showroom.close()
             group.cancelAll()

@@ -38,6 +38,7 @@ struct TestApp: Sendable {
         admin: WorkshopAdminClient = .failing,
         log: LogCapture? = nil,
         readiness: @escaping @Sendable () async -> String? = { nil },
+        showcase: ShowcaseClient? = nil,
         _ body: @Sendable (TestApp) async throws -> Value
     ) async throws -> Value {
         var configuration = LuthierConfiguration(
@@ -66,6 +67,7 @@ struct TestApp: Sendable {
             logger: logger,
             showroomClock: showroomClock,
             readiness: readiness,
+            showcase: showcase,
             onServerRunning: { port in
                 portContinuation.yield(port)
                 portContinuation.finish()

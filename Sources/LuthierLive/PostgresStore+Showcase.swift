@@ -1,0 +1,40 @@
+import Foundation
+import LuthierDomain
+import LuthierFeatures
+import PostgresNIO
+
+/// The guitars being built, told between instances (the kiosk's showcase): `NOTIFY` on a channel
+/// of their own, each tagged with the instance that announced it, so that none hears its own.
+extension PostgresStore {
+    /// The channel builds are told on: one per schema.
+    var buildsChannel: String { "luthier_builds" + (location.schema.map { "_\($0)" } ?? "") }
+
+    /// Tells every instance that `instance` has a customer building `guitar`.
+    func announceBuild(_ guitar: Guitar, from instance: String) async throws {
+        let payload = instance + " " + String(decoding: try JSONEncoder().encode(guitar), as: UTF8.self)
+        try await execute("SELECT pg_notify(\(buildsChannel), \(payload))")
+    }
+
+    /// The guitars other instances than `instance` announce, for as long as the stream is read.
+    func builds(notFrom instance: String) -> AsyncStream<Guitar> {
+        notifications(on: buildsChannel, listening: nil) { Self.build(told: $0, notFrom: instance) }
+    }
+
+    /// The guitar a notification's `payload` tells, unless `instance` announced it (or it is not one).
+    static func build(told payload: String, notFrom instance: String) -> Guitar? {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0] != instance else { return nil }
+        return try? JSONDecoder().decode(Guitar.self, from: Data(parts[1].utf8))
+    }
+}
+
+extension ShowcaseClient {
+    /// The showcase shared by the instances on one PostgreSQL database; this instance is known by
+    /// a random name of its own.
+    public static func live(postgres store: PostgresStore) -> ShowcaseClient {
+        let instance = UUID().uuidString
+        return ShowcaseClient(
+            announce: { guitar in try await store.announceBuild(guitar, from: instance) },
+            builtElsewhere: { store.builds(notFrom: instance) })
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LuthierDomain
+import LuthierFeatures
+import Synchronization
+import Testing
+
+@testable import LuthierWeb
+
+/// The kiosk's showcase across instances (`ShowcaseRelay`), with a fake `ShowcaseClient` standing
+/// for the other instances: what is built elsewhere shows on this kiosk, and what is built here is
+/// announced, the newest only, at most every `ShowcaseRelay.interval` of the showroom clock.
+@Suite("ShowcaseRelay over HTTP")
+struct ShowcaseRelayTests {
+    /// The other instances: it records what this one announces, and tells what they build.
+    final class OtherInstances: Sendable {
+        let announced = Mutex<[Guitar]>([])
+        let builtThere: AsyncStream<Guitar>
+        let build: AsyncStream<Guitar>.Continuation
+
+        init() {
+            (builtThere, build) = AsyncStream.makeStream(of: Guitar.self)
+        }
+
+        var client: ShowcaseClient {
+            ShowcaseClient(
+                announce: { guitar in self.announced.withLock { $0.append(guitar) } },
+                builtElsewhere: { self.builtThere })
+        }
+    }
+
+    static func run(_ others: OtherInstances, _ body: @Sendable (TestApp) async throws -> Void) async throws {
+        let shop = try TestShop()
+        try await TestApp.run(
+            environment: shop.environment(clock:), admin: .live(store: shop.store), showcase: others.client, body)
+    }
+
+    @Test("a guitar built on another instance shows on this instance's kiosk")
+    func builtElsewhereShowsHere() async throws {
+        let others = OtherInstances()
+        try await Self.run(others) { app in
+            let (kiosk, _, _) = try await KioskControllerTests.openKiosk(app)
+            others.build.yield(Guitar(shape: .chunky, color: .earth))
+            let shown = try await KioskControllerTests.patch(on: kiosk, "the guitar built elsewhere") {
+                $0.html("kiosk-showcase")?.contains("Earth Chunky with Mahogany body and Rosewood fretboard") == true
+            }
+            #expect(shown.html("kiosk-showcase")?.contains(">Now building</p>") == true)
+            // Not announced back: it was not built here.
+            #expect(others.announced.withLock { $0 }.isEmpty)
+            await kiosk.close()
+        }
+    }
+
+    @Test("a guitar built here is announced at once; a burst after it only by its newest, after the interval")
+    func builtHereIsAnnouncedConflated() async throws {
+        let others = OtherInstances()
+        try await Self.run(others) { app in
+            let cookie = try await app.newSession()
+            #expect(try await app.scriptPost(form: KioskControllerTests.sky, cookie: cookie).status == 204)
+            let sky = Guitar(shape: .sharpV, color: .sky, body: .koa, fretboard: .ebony)
+            #expect(await eventually { others.announced.withLock { $0 } == [sky] })
+            // The relay sleeps out its interval (with the floor's and the kiosk's timers).
+            #expect(await eventually { app.showroomClock.pendingCount >= KioskControllerTests.showroomTimers + 1 })
+            #expect(try await app.scriptPost(form: "shape=chunky", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
+            #expect(others.announced.withLock { $0 } == [sky])
+            await app.showroomClock.base.advance(by: ShowcaseRelay.interval)
+            let longV = Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony)
+            #expect(await eventually { others.announced.withLock { $0 } == [sky, longV] })
+        }
+    }
+}
