@@ -28,6 +28,37 @@ extension PostgresStore {
     }
 }
 
+extension PostgresStore {
+    /// The channel instances tell their kiosk counters on: one per schema.
+    var countersChannel: String { "luthier_counters" + (location.schema.map { "_\($0)" } ?? "") }
+
+    /// Tells every instance `instance`'s counters.
+    func announceCounters(_ counters: KioskCounters, from instance: String) async throws {
+        try await execute(
+            "SELECT pg_notify(\(countersChannel), \(Self.payload(of: counters, from: instance)))")
+    }
+
+    /// The counters other instances than `instance` announce, for as long as the stream is read.
+    func counters(notFrom instance: String) -> AsyncStream<InstanceCounters> {
+        notifications(on: countersChannel, listening: nil) { Self.counters(told: $0, notFrom: instance) }
+    }
+
+    /// `instance guitarsInCarts liveSessions`.
+    static func payload(of counters: KioskCounters, from instance: String) -> String {
+        "\(instance) \(counters.guitarsInCarts) \(counters.liveSessions)"
+    }
+
+    /// The counters a notification's `payload` tells, unless `instance` announced them.
+    static func counters(told payload: String, notFrom instance: String) -> InstanceCounters? {
+        let parts = payload.split(separator: " ")
+        guard parts.count == 3, parts[0] != instance, let carts = Int(parts[1]), let sessions = Int(parts[2]),
+            carts >= 0, sessions >= 0
+        else { return nil }
+        return InstanceCounters(
+            instance: String(parts[0]), counters: KioskCounters(guitarsInCarts: carts, liveSessions: sessions))
+    }
+}
+
 extension ShowcaseClient {
     /// The showcase shared by the instances on one PostgreSQL database; this instance is known by
     /// a random name of its own.
@@ -35,6 +66,8 @@ extension ShowcaseClient {
         let instance = UUID().uuidString
         return ShowcaseClient(
             announce: { guitar in try await store.announceBuild(guitar, from: instance) },
-            builtElsewhere: { store.builds(notFrom: instance) })
+            builtElsewhere: { store.builds(notFrom: instance) },
+            announceCounters: { counters in try await store.announceCounters(counters, from: instance) },
+            countersElsewhere: { store.counters(notFrom: instance) })
     }
 }

@@ -144,7 +144,8 @@ struct PostgresStoreChangesTests {
 
 /// Sessions on one PostgreSQL schema shared by two instances: every stored save and deletion is
 /// told to both (LISTEN/NOTIFY), a save that stores nothing is not, and both read one session-id
-/// key; a guitar being built is told to the other instance, and not back to its own. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
+/// key; a guitar being built and an instance's counters are told to the other instance, and not
+/// back to their own. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
 @Suite(.enabled(if: StoreBackend.postgresURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
 struct PostgresStoreSessionNoticeTests {
     @Test func everyStoredSaveAndDeletionIsToldAndAConflictIsNot() async throws {
@@ -190,6 +191,22 @@ struct PostgresStoreSessionNoticeTests {
             #expect(PostgresStore.build(told: payload, notFrom: "second") == guitar)
             #expect(PostgresStore.build(told: payload, notFrom: "first") == nil)
             #expect(PostgresStore.build(told: "second not-json", notFrom: "first") == nil)
+        }
+    }
+
+    @Test func anInstancesCountersAreToldToTheOthersAndNotBackToItsOwn() async throws {
+        try await Self.twoInstances { first, second in
+            var heard = second.notifications(on: second.countersChannel, listening: "listening") { $0 }
+                .makeAsyncIterator()
+            #expect(await heard.next() == "listening")
+            let counters = KioskCounters(guitarsInCarts: 3, liveSessions: 12)
+            try await first.announceCounters(counters, from: "first")
+            let payload = try #require(await heard.next())
+            #expect(
+                PostgresStore.counters(told: payload, notFrom: "second")
+                    == InstanceCounters(instance: "first", counters: counters))
+            #expect(PostgresStore.counters(told: payload, notFrom: "first") == nil)
+            #expect(PostgresStore.counters(told: "x -1 2", notFrom: "first") == nil)
         }
     }
 

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import LuthierDomain
 import LuthierFeatures
@@ -14,17 +15,23 @@ struct ShowcaseRelayTests {
     /// The other instances: it records what this one announces, and tells what they build.
     final class OtherInstances: Sendable {
         let announced = Mutex<[Guitar]>([])
+        let announcedCounters = Mutex<[KioskCounters]>([])
         let builtThere: AsyncStream<Guitar>
         let build: AsyncStream<Guitar>.Continuation
+        let countersThere: AsyncStream<InstanceCounters>
+        let count: AsyncStream<InstanceCounters>.Continuation
 
         init() {
             (builtThere, build) = AsyncStream.makeStream(of: Guitar.self)
+            (countersThere, count) = AsyncStream.makeStream(of: InstanceCounters.self)
         }
 
         var client: ShowcaseClient {
             ShowcaseClient(
                 announce: { guitar in self.announced.withLock { $0.append(guitar) } },
-                builtElsewhere: { self.builtThere })
+                builtElsewhere: { self.builtThere },
+                announceCounters: { counters in self.announcedCounters.withLock { $0.append(counters) } },
+                countersElsewhere: { self.countersThere })
         }
     }
 
@@ -58,8 +65,9 @@ struct ShowcaseRelayTests {
             #expect(try await app.scriptPost(form: KioskControllerTests.sky, cookie: cookie).status == 204)
             let sky = Guitar(shape: .sharpV, color: .sky, body: .koa, fretboard: .ebony)
             #expect(await eventually { others.announced.withLock { $0 } == [sky] })
-            // The relay sleeps out its interval (with the floor's and the kiosk's timers).
-            #expect(await eventually { app.showroomClock.pendingCount >= KioskControllerTests.showroomTimers + 1 })
+            // The relay sleeps out its interval (with the floor's and the kiosk's timers, and its
+            // own counters' timer).
+            #expect(await eventually { app.showroomClock.pendingCount >= KioskControllerTests.showroomTimers + 2 })
             #expect(try await app.scriptPost(form: "shape=chunky", cookie: cookie).status == 204)
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
             #expect(others.announced.withLock { $0 } == [sky])
@@ -67,5 +75,29 @@ struct ShowcaseRelayTests {
             let longV = Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony)
             #expect(await eventually { others.announced.withLock { $0 } == [sky, longV] })
         }
+    }
+
+    @Test("the counters are this instance's plus every other's announced within 15 s; its own go out every 5 s")
+    func countersAreSummedWhileFresh() async throws {
+        let others = OtherInstances()
+        let clock = TestClock<Duration>()
+        let local = KioskCounters(guitarsInCarts: 1, liveSessions: 4)
+        let relay = ShowcaseRelay(
+            client: others.client, builtHere: AsyncStream { $0.finish() }, show: { _ in },
+            localCounters: { local }, clock: clock)
+        let running = Task { await relay.run() }
+        defer { running.cancel() }
+        others.count.yield(InstanceCounters(instance: "b", counters: KioskCounters(guitarsInCarts: 3, liveSessions: 2)))
+        others.count.yield(InstanceCounters(instance: "c", counters: KioskCounters(guitarsInCarts: 0, liveSessions: 1)))
+        #expect(await eventually { relay.counters() == KioskCounters(guitarsInCarts: 4, liveSessions: 7) })
+        // Five seconds on: this instance's own are announced.
+        await clock.advance(by: ShowcaseRelay.countersInterval)
+        #expect(await eventually { others.announcedCounters.withLock { $0 } == [local] })
+        // "b" announces again; "c" falls silent and, past 15 s, out of the sum.
+        await clock.advance(by: .seconds(6))
+        others.count.yield(InstanceCounters(instance: "b", counters: KioskCounters(guitarsInCarts: 2, liveSessions: 2)))
+        #expect(await eventually { relay.counters() == KioskCounters(guitarsInCarts: 3, liveSessions: 7) })
+        await clock.advance(by: .seconds(5))
+        #expect(relay.counters() == KioskCounters(guitarsInCarts: 3, liveSessions: 6))
     }
 }

@@ -84,14 +84,17 @@ public func buildApplicationWithServices(
     // tapped into the shop's recorder.
     sessionEnvironment.exchangeRates = environment.exchangeRates.tapped("rates.request", into: shopTaps)
     let (builds, builderActedHere) = KioskFeed.builderInput()
-    // With other instances, the kiosk shows what is built on any of them (`ShowcaseRelay`).
-    let relay = showcase.map {
-        ShowcaseRelay.make(client: $0, clock: showroomEnvironment.clock, show: builderActedHere)
-    }
-    let announced = relay?.built
-    let builderActed: @Sendable (Guitar) -> Void = { guitar in
-        builderActedHere(guitar)
-        announced?(guitar)
+    // With other instances, the kiosk shows what is built on any of them, and the counters of
+    // all of them (`ShowcaseRelay`).
+    let (builtHere, announce) = ShowcaseRelay.builderInput()
+    let builderActed: @Sendable (Guitar) -> Void
+    if showcase == nil {
+        builderActed = builderActedHere
+    } else {
+        builderActed = { guitar in
+            builderActedHere(guitar)
+            announce(guitar)
+        }
     }
     let registry = SessionRegistry(
         maxSessions: configuration.maxSessions,
@@ -107,8 +110,14 @@ public func buildApplicationWithServices(
     // The woods out of stock at start-up, which every builder marks (a store that cannot be read
     // now marks none; the next change of stock tells them).
     if let woods = try? await admin.soldOut() { registry.stockChanged(soldOut: woods) }
+    let relay = showcase.map {
+        ShowcaseRelay(
+            client: $0, builtHere: builtHere, show: builderActedHere, localCounters: { registry.counters() },
+            clock: showroomEnvironment.clock)
+    }
     let feed = KioskFeed(
-        environment: showroomEnvironment, floor: floor, builds: builds, counters: { registry.counters() })
+        environment: showroomEnvironment, floor: floor, builds: builds,
+        counters: { relay?.counters() ?? registry.counters() })
     let showroom = Showroom(floor: floor, feed: feed, renderer: renderer, taps: showroomEnvironment.taps)
     let services = LuthierServices(
         environment: sessionEnvironment,
@@ -160,7 +169,7 @@ public func buildApplicationWithServices(
         // Shut down in reverse order, right after the server: the streams end before the stores
         // they follow are finished.
         services: [
-            sessionService, ShowroomService(showroom: showroom, relay: relay?.relay),
+            sessionService, ShowroomService(showroom: showroom, relay: relay),
             EventStreamDrain(hub: services.hub),
         ],
         onServerRunning: { channel in

@@ -1,43 +1,91 @@
 import LuthierDomain
 import LuthierFeatures
+import Synchronization
 
-/// Carries the kiosk's showcase between instances: what customers build here is announced to the
-/// others (the newest only, at most every `interval`: conflated by construction, so a storm of
-/// changes costs a few notifications a second), and what they build there is shown here as if
-/// built here.
-struct ShowcaseRelay: Sendable {
+/// Carries the kiosk's showcase and counters between instances.
+///
+/// - What customers build here is announced to the others (the newest only, at most every
+///   `interval`: conflated by construction, so a storm of changes costs a few notifications a
+///   second), and what they build there is shown here as if built here.
+/// - Every `countersInterval` this instance announces its counters; the kiosk shows its own plus
+///   the latest each other instance announced within `countersFreshFor` (an instance that stopped
+///   announcing, stopped or cut off, drops out of the sum).
+final class ShowcaseRelay: Sendable {
     let client: ShowcaseClient
     /// The newest guitar built here not yet announced (a buffer of one).
     let builtHere: AsyncStream<Guitar>
     /// Hands a guitar built elsewhere to this instance's kiosk feed.
     let show: @Sendable (Guitar) -> Void
+    /// This instance's own counters, as the kiosk reads them.
+    let localCounters: @Sendable () -> KioskCounters
     let clock: any Clock<Duration>
-    /// The shortest time between two announcements of this instance.
-    static let interval = Duration.milliseconds(250)
+    /// Time on `clock` since the relay was made.
+    private let elapsed: @Sendable () -> Duration
+    /// The other instances' counters, with when each was heard.
+    private let heard = Mutex<[String: (counters: KioskCounters, at: Duration)]>([:])
 
-    /// The relay and the input the sessions' builders feed (`onBuilderActed`).
-    static func make(
-        client: ShowcaseClient, clock: any Clock<Duration>, show: @escaping @Sendable (Guitar) -> Void
-    ) -> (relay: ShowcaseRelay, built: @Sendable (Guitar) -> Void) {
-        let (builtHere, input) = AsyncStream<Guitar>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        return (ShowcaseRelay(client: client, builtHere: builtHere, show: show, clock: clock), { input.yield($0) })
+    /// The shortest time between two announcements of this instance's builds.
+    static let interval = Duration.milliseconds(250)
+    /// How often each instance announces its counters (the kiosk's own tick).
+    static let countersInterval = Duration.seconds(5)
+    /// How long an instance's announced counters count.
+    static let countersFreshFor = Duration.seconds(15)
+
+    /// - Parameters:
+    ///   - builtHere: the guitars built here, the newest only (`builderInput()`).
+    ///   - show: hands a guitar built elsewhere to this instance's kiosk feed.
+    ///   - localCounters: this instance's own counters.
+    init(
+        client: ShowcaseClient, builtHere: AsyncStream<Guitar>, show: @escaping @Sendable (Guitar) -> Void,
+        localCounters: @escaping @Sendable () -> KioskCounters, clock: any Clock<Duration>
+    ) {
+        self.client = client
+        self.builtHere = builtHere
+        self.show = show
+        self.localCounters = localCounters
+        self.clock = clock
+        elapsed = stopwatch(on: clock)
     }
 
-    /// Announces and follows until cancelled. A failed announcement is dropped: the next build
-    /// brings the showcase up to date.
+    /// The input the sessions' builders feed (`onBuilderActed`), keeping only the newest guitar.
+    static func builderInput() -> (builtHere: AsyncStream<Guitar>, built: @Sendable (Guitar) -> Void) {
+        let (builtHere, input) = AsyncStream<Guitar>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        return (builtHere, { input.yield($0) })
+    }
+
+    /// The counters the kiosk shows: this instance's and every other's still fresh.
+    func counters() -> KioskCounters {
+        let now = elapsed()
+        return heard.withLock { heard in
+            heard.values.filter { now - $0.at <= Self.countersFreshFor }.reduce(into: localCounters()) { sum, entry in
+                sum.guitarsInCarts += entry.counters.guitarsInCarts
+                sum.liveSessions += entry.counters.liveSessions
+            }
+        }
+    }
+
+    /// Announces and follows until cancelled. A failed announcement is dropped: the next one
+    /// brings the others up to date.
     func run() async {
         await withDiscardingTaskGroup { group in
-            group.addTask {
+            group.addTask { [self] in
                 for await guitar in client.builtElsewhere() { show(guitar) }
             }
-            group.addTask {
+            group.addTask { [self] in
+                for await told in client.countersElsewhere() {
+                    let at = elapsed()
+                    heard.withLock { $0[told.instance] = (told.counters, at) }
+                }
+            }
+            group.addTask { [self] in
                 for await guitar in builtHere {
                     try? await client.announce(guitar)
-                    do {
-                        try await clock.sleep(for: Self.interval)
-                    } catch {
-                        return
-                    }
+                    guard (try? await clock.sleep(for: Self.interval)) != nil else { return }
+                }
+            }
+            group.addTask { [self] in
+                while (try? await clock.sleep(for: Self.countersInterval)) != nil {
+                    try? await client.announceCounters(localCounters())
                 }
             }
         }
