@@ -42,6 +42,8 @@ public struct LiveSystem: Sendable {
     public let admin: WorkshopAdminClient
     public let store: Store
     private let httpClient: HTTPClient?
+    /// Which instance on the PostgreSQL database runs the workshop floor; nil for SQLite.
+    private let floorLeader: PostgresFloorLeader<ContinuousClock>?
 
     /// - Parameters:
     ///   - database: an SQLite file (created and migrated if needed), `:memory:`, or a
@@ -64,6 +66,7 @@ public struct LiveSystem: Sendable {
             sessions = .live(postgres: postgres)
             analytics = .live(postgres: postgres)
             admin = .live(postgres: postgres)
+            floorLeader = PostgresFloorLeader(location: postgres.location, logger: logger, clock: clock)
         } else {
             let sqlite = try WorkshopStore(path: database)
             store = .sqlite(sqlite)
@@ -71,6 +74,7 @@ public struct LiveSystem: Sendable {
             sessions = .live(store: sqlite)
             analytics = .live(store: sqlite)
             admin = .live(store: sqlite)
+            floorLeader = nil
         }
         let exchangeRates: ExchangeRateClient
         if let ratesURL {
@@ -97,6 +101,7 @@ public struct LiveSystem: Sendable {
         guard case .postgres(let postgres) = store else { return try await body() }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }
+            if let floorLeader { group.addTask { await floorLeader.run() } }
             defer { group.cancelAll() }
             try await postgres.migrate()
             return try await body()
@@ -138,6 +143,10 @@ public struct LiveSystem: Sendable {
             }
         }
     }
+
+    /// When this instance runs the workshop floor's stage timer: always on SQLite; on PostgreSQL
+    /// while it holds the leader's lock (`PostgresFloorLeader`).
+    public var floorLeadership: FloorLeadership { floorLeader?.leadership ?? .always }
 
     /// How the kiosk's showcase reaches the other instances on the database; nil for an SQLite
     /// file, which one process serves.

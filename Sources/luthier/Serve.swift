@@ -277,6 +277,7 @@ struct Serve: AsyncParsableCommand {
             storeLockWaits: { live.lockWaits },
             readiness: live.readiness,
             showcase: live.showcase,
+            floorLeadership: live.floorLeadership,
             onServerRunning: { [logger] port in
                 // Written straight to the descriptor: `print` is block-buffered when stdout is a pipe
                 // or a file, so a supervisor or script waiting for the address would only see it at exit.

@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import Synchronization
 import Testing
 
 @testable import LuthierFeatures
@@ -124,6 +125,61 @@ import Testing
         await store.receive(.changed(cancelled, at: base), checking: { _ in })
         await store.receive(.advanced([], at: base))
         #expect(floor.currentOutput.inProgress.isEmpty)
+        await store.finish()
+    }
+
+    /// Leadership a test hands over: until it does, the floor waits (and says so once).
+    final class LeadershipGate: Sendable {
+        let asked: AsyncStream<Void>
+        private let ask: AsyncStream<Void>.Continuation
+        private let grants: AsyncStream<Void>
+        private let grant: AsyncStream<Void>.Continuation
+        private let leading = Mutex(false)
+
+        init() {
+            (asked, ask) = AsyncStream.makeStream()
+            (grants, grant) = AsyncStream.makeStream()
+        }
+
+        var leadership: FloorLeadership {
+            FloorLeadership {
+                guard !self.leading.withLock({ $0 }) else { return }
+                self.ask.yield()
+                var iterator = self.grants.makeAsyncIterator()
+                _ = await iterator.next()
+                self.leading.withLock { $0 = true }
+            }
+        }
+
+        func lead() { grant.yield() }
+    }
+
+    @Test func aFloorThatDoesNotLeadMakesNoPassUntilItLeadsButShowsTheLeadersMoves() async {
+        let harness = Harness()
+        let base = harness.base
+        let gate = LeadershipGate()
+        var store = TestStore<WorkshopFloorFeature>(making: { feedback in
+            WorkshopFloor(
+                environment: harness.environment, pace: .demo, leadership: gate.leadership, feedback: feedback
+            )
+            .store
+        })
+        store.send(.start)
+        await store.receive(.loaded(recentOrders: [], inProgress: [], guitarsOrderedToday: 0, at: base))
+        var asked = gate.asked.makeAsyncIterator()
+        _ = await asked.next()
+        // Waiting for the lead: no pass, but another instance's order still shows.
+        let order = Fixture.order(1, minutes: 0)
+        harness.workshop.store(order)
+        harness.workshop.changeElsewhere(.placed(number: order.number))
+        await store.receive(.placed(order, at: base), checking: { _ in })
+        #expect(harness.workshop.floorCounts.advanceStages == 0)
+
+        gate.lead()
+        await store.receive(.advanced([], at: base))
+        // The order's wake-up, kept while the floor waited, makes a second pass at once.
+        await store.receive(.advanced([], at: base))
+        #expect(harness.workshop.floorCounts.advanceStages == 2)
         await store.finish()
     }
 

@@ -210,6 +210,41 @@ struct PostgresStoreSessionNoticeTests {
         }
     }
 
+    @Test func whenTheFloorsLeaderGoesAnotherInstanceLeadsAtItsNextTry() async throws {
+        try await Self.twoInstances { first, _ in
+            typealias Leader = PostgresFloorLeader<TestClock<Duration>>
+            let clock = TestClock<Duration>()
+            let (firstTries, firstTried) = AsyncStream<Bool>.makeStream()
+            let (secondTries, secondTried) = AsyncStream<Bool>.makeStream()
+            let leader = Leader(location: first.location, logger: .quiet, clock: clock) { firstTried.yield($0) }
+            let other = Leader(location: first.location, logger: .quiet, clock: clock) { secondTried.yield($0) }
+            let leading = Task { await leader.run() }
+            var leaderTries = firstTries.makeAsyncIterator()
+            #expect(await leaderTries.next() == true)
+            try await leader.leadership.untilLeading()
+
+            let following = Task { await other.run() }
+            defer { following.cancel() }
+            var otherTries = secondTries.makeAsyncIterator()
+            #expect(await otherTries.next() == false)
+            #expect(!other.isLeading)
+            // The leader goes, and its connection with it: PostgreSQL releases the lock, and a
+            // following try takes it (the first, unless the server is still closing the session).
+            leading.cancel()
+            await leading.value
+            var tries = 0
+            var taken = false
+            while !taken, tries < 20 {
+                await clock.advance(by: Leader.retryInterval)
+                taken = await otherTries.next() == true
+                tries += 1
+            }
+            #expect(taken)
+            try await other.leadership.untilLeading()
+            #expect(other.isLeading)
+        }
+    }
+
     /// Runs `body` with two stores on one fresh schema (two instances on one database).
     static func twoInstances(_ body: @Sendable (PostgresStore, PostgresStore) async throws -> Void) async throws {
         let url = try #require(StoreBackend.postgresURL)

@@ -111,6 +111,46 @@ struct ScaleOutTests {
         }
     }
 
+    /// Two instances on one database, each stage a second: the first started leads the floor.
+    /// Killed with `SIGKILL` while an order is in the workshop, the other takes the lead and moves
+    /// the order on to its end: every stage once, in order, none skipped or repeated.
+    @Test func whenTheFloorsLeaderIsKilledTheOtherMovesTheStagesOnNoneSkippedOrRepeated() async throws {
+        let database = try PostgresDatabase.fresh()
+        try await withWorkbench { bench in
+            let pace = ["--database", database, "--workshop-pace", "1s"]
+            let leader = try await bench.startServer(arguments: pace)
+            let follower = try await bench.startServer(arguments: pace)
+            let client = ShopClient()
+            do {
+                let shop = PostgresShop(url: database)
+                let customer = Customer(client: client, server: follower.baseURL)
+                let cookie = try await customer.checkedOut(
+                    GuitarChoice(shape: "longV", body: "mahogany", fretboard: "rosewood"))
+                #expect(try await customer.order(cookie: cookie).status == 204)
+                let number = try #require(try shop.rows("SELECT number FROM orders").first?.first)
+                let stages = {
+                    try shop.rows("SELECT status FROM order_stages WHERE order_number = '\(number)' ORDER BY id").map {
+                        $0[0]
+                    }
+                }
+                try await waitUntil("the leader's first move", limit: .seconds(20)) { (try? stages().count) ?? 0 >= 2 }
+                kill(leader.pid, SIGKILL)
+                #expect(try await leader.waitForExit(within: .seconds(10)).bySignal)
+                try await waitUntil("the order's last stage, moved by the other instance", limit: .seconds(30)) {
+                    (try? stages().last).flatMap { $0 } == "readyForPickup"
+                }
+                #expect(
+                    try stages() == ["woodSelection", "bodyShaping", "finishing", "setup", "readyForPickup"],
+                    "\(bench.outputs)")
+                #expect(follower.output.contains("This instance runs the workshop floor"), "\(follower.output)")
+            } catch {
+                await client.shutdown()
+                throw TestFailure("\(error)\n\(bench.outputs)")
+            }
+            await client.shutdown()
+        }
+    }
+
     /// `kill -9` of one instance in a storm of orders: the other goes on serving. Every order the
     /// killed one confirmed is in the database once and shown to its session by the other (which
     /// loads the session from the database), and stock plus what the orders took is what there was.

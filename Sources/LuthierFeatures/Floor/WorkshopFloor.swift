@@ -13,15 +13,18 @@ public final class WorkshopFloor: Sendable {
     private let shared: SharedOutput<WorkshopFloorState, WorkshopFloorOutput>
     private let now: @Sendable () -> Date
 
-    /// - Parameter feedback: for tests, as `Store`'s.
+    /// - Parameters:
+    ///   - leadership: when this instance runs the stage timer (one of several on a database).
+    ///   - feedback: for tests, as `Store`'s.
     public init(
-        environment: LuthierEnvironment, pace: WorkshopPace,
+        environment: LuthierEnvironment, pace: WorkshopPace, leadership: FloorLeadership = .always,
         feedback: AsyncStream<(WorkshopFloorFeature.Action, WorkshopFloorState)>.Continuation? = nil
     ) {
         let state = WorkshopFloorState(now: environment.now())
         store = Store(
             initialState: state,
-            reducer: WorkshopFloorFeature(environment: environment, pace: pace, wake: WakeSignal()),
+            reducer: WorkshopFloorFeature(
+                environment: environment, pace: pace, wake: WakeSignal(), leadership: leadership),
             feedback: feedback, tap: environment.taps.map { Tap($0, "floor") })
         shared = SharedOutput(initial: state, \.output)
         now = environment.now

@@ -43,6 +43,8 @@ public struct WorkshopFloorFeature: Reducer {
     let pace: WorkshopPace
     /// The timer's input from placed orders.
     let wake: WakeSignal
+    /// When this instance runs the timer's passes (the others follow the leader's moves).
+    var leadership: FloorLeadership = .always
 
     public func reduce(into state: inout WorkshopFloorState, action: Action) -> Effect<Action> {
         switch action {
@@ -104,6 +106,12 @@ public struct WorkshopFloorFeature: Reducer {
     private func stageTimer(_ send: Send<Action>) async {
         guard await retrying(send, { try await load(send) }) else { return }
         while !Task.isCancelled {
+            // Another instance may lead: its moves reach this floor as changes elsewhere.
+            do {
+                try await leadership.untilLeading()
+            } catch {
+                return
+            }
             var nextWake: (@Sendable () async throws -> Void)?
             guard await retrying(send, { nextWake = try await pass(send) }) else { return }
             if let nextWake { await wake.wait(until: nextWake) }

@@ -58,6 +58,7 @@ public func buildApplicationWithServices(
     storeLockWaits: @escaping @Sendable () -> Int = { 0 },
     readiness: @escaping @Sendable () async -> String? = { nil },
     showcase: ShowcaseClient? = nil,
+    floorLeadership: FloorLeadership = .always,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> (some ApplicationProtocol, LuthierServices) {
     // Every write to the store and every rate request is measured, whoever makes it.
@@ -76,7 +77,8 @@ public func buildApplicationWithServices(
     showroomEnvironment.taps = shopTaps
     // The showroom's inputs come first: the sessions tell the floor of orders and the kiosk of
     // builders, and the kiosk reads the sessions' counters.
-    let floor = WorkshopFloor(environment: showroomEnvironment, pace: configuration.workshopPace)
+    let floor = WorkshopFloor(
+        environment: showroomEnvironment, pace: configuration.workshopPace, leadership: floorLeadership)
     var sessionEnvironment = environment.telling(floor)
     // Each session records into its own recorder (the registry gives it one), never the shop's.
     sessionEnvironment.taps = nil

@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+import LuthierFeatures
+import PostgresNIO
+import Synchronization
+
+/// Which instance on a PostgreSQL database runs the workshop floor's stage timer: the one holding
+/// a session-level advisory lock on a connection of its own (`run()`). PostgreSQL releases the lock
+/// when that connection ends, so when the leader dies (even `kill -9`: the kernel closes its
+/// socket) another instance takes it at its next try, within `retryInterval`.
+///
+/// A leader checks its connection every `checkInterval`; when the check fails it stops leading and
+/// tries again. Until then, cut off from the database, it may still believe it leads while another
+/// has taken over: harmless, since every pass moves stages under the workshop's lock
+/// (`FloorLeadership`).
+public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
+    let location: PostgresLocation
+    let logger: Logger
+    let clock: C
+    /// Told of every try to take the lock, with whether it was taken (for tests and the log).
+    private let attempted: @Sendable (Bool) -> Void
+    private let state = Mutex(State())
+
+    private struct State {
+        var leading = false
+        var waiting: [UUID: CheckedContinuation<Void, any Error>] = [:]
+    }
+
+    /// How long an instance that does not lead waits before trying to take the lock again: the
+    /// bound on a failover, once the old leader's connection has ended.
+    public static var retryInterval: Duration { .seconds(1) }
+    /// How often the leader checks that its connection (and so its lock) is still there.
+    public static var checkInterval: Duration { .seconds(1) }
+
+    public init(
+        location: PostgresLocation, logger: Logger, clock: C,
+        attempted: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) {
+        self.location = location
+        self.logger = logger
+        self.clock = clock
+        self.attempted = attempted
+    }
+
+    /// The floor's leadership as the floor waits for it.
+    public var leadership: FloorLeadership { FloorLeadership { try await self.untilLeading() } }
+
+    /// Whether this instance leads now.
+    public var isLeading: Bool { state.withLock { $0.leading } }
+
+    /// Returns once this instance leads; throws `CancellationError` when cancelled first.
+    func untilLeading() async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let now = state.withLock { state in
+                    guard !state.leading else { return true }
+                    state.waiting[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Tries to lead until cancelled: takes the lock when it is free, holds it while its
+    /// connection lasts, and tries again after losing it.
+    public func run() async {
+        while !Task.isCancelled {
+            var connection: PostgresConnection?
+            do {
+                let opened = try await PostgresConnection.connect(
+                    configuration: try location.connectionConfiguration(), id: 2, logger: logger)
+                connection = opened
+                try await takeLock(on: opened)
+                lead(true)
+                while true {
+                    let check = alarm(after: Self.checkInterval)
+                    try await check()
+                    try await opened.run("SELECT 1", logger)
+                }
+            } catch {
+                if isLeading { logger.warning("This instance no longer runs the workshop floor; trying again") }
+            }
+            lead(false)
+            try? await connection?.close()
+            let retry = alarm(after: Self.retryInterval)
+            guard (try? await retry()) != nil else { break }
+        }
+        lead(false)
+    }
+
+    /// Returns once the lock is taken on `connection`, trying every `retryInterval`.
+    private func takeLock(on connection: PostgresConnection) async throws {
+        while true {
+            // The retry's deadline is fixed before the try is told, so a test clock advanced
+            // after hearing it always wakes it.
+            let retry = alarm(after: Self.retryInterval)
+            let taken =
+                try await connection.value(
+                    Bool.self,
+                    "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || ':floor-leader', 0))",
+                    logger) ?? false
+            attempted(taken)
+            if taken { return }
+            try await retry()
+        }
+    }
+
+    /// A wait until `duration` after now, "now" being when this is called (as `LuthierFeatures`'
+    /// `alarm`): a test clock advanced after the call always wakes it.
+    private func alarm(after duration: Duration) -> @Sendable () async throws -> Void {
+        let (clock, deadline) = (clock, clock.now.advanced(by: duration))
+        return { try await clock.sleep(until: deadline, tolerance: nil) }
+    }
+
+    private func lead(_ leading: Bool) {
+        let (changed, waiting) = state.withLock { state in
+            let changed = state.leading != leading
+            state.leading = leading
+            guard leading else { return (changed, [CheckedContinuation<Void, any Error>]()) }
+            defer { state.waiting.removeAll() }
+            return (changed, Array(state.waiting.values))
+        }
+        if changed, leading { logger.info("This instance runs the workshop floor (it holds the leader's lock)") }
+        for continuation in waiting { continuation.resume() }
+    }
+}
