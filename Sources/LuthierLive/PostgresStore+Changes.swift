@@ -9,8 +9,16 @@ import PostgresNIO
 /// the notification goes out when (and only if) the write commits; every instance listens and
 /// tells its floor, which reads the order as stored.
 extension PostgresStore {
-    /// The channel the shop's instances share: one per schema, as the locks are.
-    var changesChannel: String { "luthier_workshop" + (location.schema.map { "_\($0)" } ?? "") }
+    /// The channel named `name` the shop's instances share: one per schema, as the locks are.
+    func channel(_ name: String) -> String { "luthier_" + name + (location.schema.map { "_\($0)" } ?? "") }
+
+    /// The channel the workshop's changes are told on.
+    var changesChannel: String { channel("workshop") }
+
+    /// Sends `payload` on `channel` now (outside a transaction: nothing to wait for).
+    func notify(_ payload: String, on channel: String) async throws {
+        try await execute("SELECT pg_notify(\(channel), \(payload))")
+    }
 
     /// Sends `change` on `channel` when the caller's transaction commits.
     static func notify(
@@ -27,7 +35,7 @@ extension PostgresStore {
     }
 
     /// The channel sessions' saves are told on: one per schema.
-    var sessionsChannel: String { "luthier_sessions" + (location.schema.map { "_\($0)" } ?? "") }
+    var sessionsChannel: String { channel("sessions") }
 
     /// Every session save and deletion any instance commits (this one's too), for as long as the
     /// stream is read, after `listening` once the channel is listened to (and again after each

@@ -7,12 +7,12 @@ import PostgresNIO
 /// of their own, each tagged with the instance that announced it, so that none hears its own.
 extension PostgresStore {
     /// The channel builds are told on: one per schema.
-    var buildsChannel: String { "luthier_builds" + (location.schema.map { "_\($0)" } ?? "") }
+    var buildsChannel: String { channel("builds") }
 
     /// Tells every instance that `instance` has a customer building `guitar`.
     func announceBuild(_ guitar: Guitar, from instance: String) async throws {
         let payload = instance + " " + String(decoding: try JSONEncoder().encode(guitar), as: UTF8.self)
-        try await execute("SELECT pg_notify(\(buildsChannel), \(payload))")
+        try await notify(payload, on: buildsChannel)
     }
 
     /// The guitars other instances than `instance` announce, for as long as the stream is read.
@@ -30,12 +30,11 @@ extension PostgresStore {
 
 extension PostgresStore {
     /// The channel instances tell their kiosk counters on: one per schema.
-    var countersChannel: String { "luthier_counters" + (location.schema.map { "_\($0)" } ?? "") }
+    var countersChannel: String { channel("counters") }
 
     /// Tells every instance `instance`'s counters.
     func announceCounters(_ counters: KioskCounters, from instance: String) async throws {
-        try await execute(
-            "SELECT pg_notify(\(countersChannel), \(Self.payload(of: counters, from: instance)))")
+        try await notify(Self.payload(of: counters, from: instance), on: countersChannel)
     }
 
     /// The counters other instances than `instance` announce, for as long as the stream is read.
