@@ -88,7 +88,7 @@ public func buildApplicationWithServices(
     let (builds, builderActedHere) = KioskFeed.builderInput()
     // With other instances, the kiosk shows what is built on any of them, and the counters of
     // all of them (`ShowcaseRelay`).
-    let (builtHere, announce) = ShowcaseRelay.builderInput()
+    let (builtHere, announce) = KioskFeed.builderInput()
     let builderActed: @Sendable (Guitar) -> Void
     if showcase == nil {
         builderActed = builderActedHere

@@ -32,7 +32,7 @@ final class ShowcaseRelay: Sendable {
     static let countersFreshFor = Duration.seconds(15)
 
     /// - Parameters:
-    ///   - builtHere: the guitars built here, the newest only (`builderInput()`).
+    ///   - builtHere: the guitars built here, the newest only (`KioskFeed.builderInput()`).
     ///   - show: hands a guitar built elsewhere to this instance's kiosk feed.
     ///   - localCounters: this instance's own counters.
     init(
@@ -45,12 +45,6 @@ final class ShowcaseRelay: Sendable {
         self.localCounters = localCounters
         self.clock = clock
         elapsed = stopwatch(on: clock)
-    }
-
-    /// The input the sessions' builders feed (`onBuilderActed`), keeping only the newest guitar.
-    static func builderInput() -> (builtHere: AsyncStream<Guitar>, built: @Sendable (Guitar) -> Void) {
-        let (builtHere, input) = AsyncStream<Guitar>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        return (builtHere, { input.yield($0) })
     }
 
     /// The counters the kiosk shows: this instance's and every other's still fresh.
