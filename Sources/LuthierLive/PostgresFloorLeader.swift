@@ -77,7 +77,7 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
                 try await takeLock(on: opened)
                 lead(true)
                 while true {
-                    let check = alarm(after: Self.checkInterval)
+                    let check = alarm(on: clock, after: Self.checkInterval)
                     try await check()
                     try await opened.run("SELECT 1", logger)
                 }
@@ -86,7 +86,7 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
             }
             lead(false)
             try? await connection?.close()
-            let retry = alarm(after: Self.retryInterval)
+            let retry = alarm(on: clock, after: Self.retryInterval)
             guard (try? await retry()) != nil else { break }
         }
         lead(false)
@@ -97,7 +97,7 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
         while true {
             // The retry's deadline is fixed before the try is told, so a test clock advanced
             // after hearing it always wakes it.
-            let retry = alarm(after: Self.retryInterval)
+            let retry = alarm(on: clock, after: Self.retryInterval)
             let taken =
                 try await connection.value(
                     Bool.self,
@@ -107,13 +107,6 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
             if taken { return }
             try await retry()
         }
-    }
-
-    /// A wait until `duration` after now, "now" being when this is called (as `LuthierFeatures`'
-    /// `alarm`): a test clock advanced after the call always wakes it.
-    private func alarm(after duration: Duration) -> @Sendable () async throws -> Void {
-        let (clock, deadline) = (clock, clock.now.advanced(by: duration))
-        return { try await clock.sleep(until: deadline, tolerance: nil) }
     }
 
     private func lead(_ leading: Bool) {

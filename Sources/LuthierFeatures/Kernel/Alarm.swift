@@ -3,7 +3,7 @@
 /// and the workshop floor's stage timer both need this, and a test clock advanced by `duration`
 /// then always wakes it. (Generic, so the clock's own instant type is kept when an existential is
 /// passed.)
-func alarm<C: Clock<Duration>>(on clock: C, after duration: Duration) -> @Sendable () async throws -> Void {
+public func alarm<C: Clock<Duration>>(on clock: C, after duration: Duration) -> @Sendable () async throws -> Void {
     let deadline = clock.now.advanced(by: duration)
     return { try await clock.sleep(until: deadline, tolerance: nil) }
 }
