@@ -80,7 +80,7 @@ extension PostgresStore {
     /// every instance is told (one holding the session drops it).
     func deleteSession(key: String) async throws {
         let time = Self.milliseconds(now())
-        let told = StoredSessionRevision(key: key, revision: Int(Int64.max)).payload
+        let told = StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted).payload
         try await execute(
             """
             WITH deleted AS (

@@ -29,6 +29,9 @@ public struct StoredSessionRevision: Hashable, Sendable {
         self.init(key: String(parts[1]), revision: revision)
     }
 
+    /// The revision a deleted session's tombstone is stored under: higher than any save's.
+    public static let deleted = Int(Int64.max)
+
     /// Whether this is a deletion's tombstone: the session under `key` is gone for good.
-    public var isDeletion: Bool { revision == Int(Int64.max) }
+    public var isDeletion: Bool { revision == Self.deleted }
 }

@@ -182,6 +182,8 @@ public final class Session: Sendable {
     /// instance holds. False if it was deleted (its id was replaced elsewhere): the session
     /// should leave memory.
     func refresh(toRevision revision: Int?) async throws -> Bool {
+        // A deletion's tombstone: nothing to read.
+        guard revision != StoredSessionRevision.deleted else { return false }
         // Not told which: any stored one, if one was ever stored (a session never stored is not
         // in the store, and is not gone for that).
         let isNewer = { (saving: Saving) in revision.map { $0 > saving.base } ?? saving.stored }

@@ -227,12 +227,17 @@ public final class SessionRegistry: Sendable {
     private func caughtUp(_ session: Session, id: SessionID) async throws -> Session? {
         guard let sharing = environment.sessions.sharing else { return session }
         guard let stored = try await sharing.storedRevision(id.storageKey) else { return session }
-        let held = stored == Int(Int64.max) ? false : try await session.refresh(toRevision: stored)
-        if !held {
+        return try await refreshOrDrop(session, id: id, toRevision: stored) ? session : nil
+    }
+
+    /// Reads `session` (held under `id`) again if `revision` (nil: some revision) is newer than it
+    /// holds, and drops it from memory if it was deleted; says whether it is still held.
+    private func refreshOrDrop(_ session: Session, id: SessionID, toRevision revision: Int?) async throws -> Bool {
+        guard try await session.refresh(toRevision: revision) else {
             drop(session, id: id)
-            return nil
+            return false
         }
-        return session
+        return true
     }
 
     /// The session with `id` if it is in memory, marked as used.
@@ -409,10 +414,7 @@ public final class SessionRegistry: Sendable {
                 session.id == id
             else { continue }
             do {
-                let held = told.isDeletion ? false : try await session.refresh(toRevision: told.revision)
-                if !held {
-                    drop(session, id: id)
-                } else {
+                if try await refreshOrDrop(session, id: id, toRevision: told.revision) {
                     tallies.withLock { $0.refreshed += 1 }
                 }
             } catch {
@@ -427,7 +429,7 @@ public final class SessionRegistry: Sendable {
         for session in liveSessions {
             let id = session.id
             do {
-                if try await !session.refresh(toRevision: nil) { drop(session, id: id) }
+                _ = try await refreshOrDrop(session, id: id, toRevision: nil)
             } catch {
                 logger.warning("A session could not be read again", metadata: ["error": "\(error)"])
             }

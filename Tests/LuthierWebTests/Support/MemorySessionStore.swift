@@ -68,7 +68,7 @@ final class MemorySessionStore: Sendable {
                 storedRevision: { key in
                     try self.state.withLock { state in
                         if state.failing { throw StoreDown() }
-                        return state.deleted.contains(key) ? Int(Int64.max) : state.rows[key]?.revision
+                        return state.deleted.contains(key) ? StoredSessionRevision.deleted : state.rows[key]?.revision
                     }
                 })
         }
@@ -102,7 +102,7 @@ final class MemorySessionStore: Sendable {
                     if state.failing { throw StoreDown() }
                     state.rows[key] = nil
                     state.deleted.insert(key)
-                    let told = StoredSessionRevision(key: key, revision: Int(Int64.max))
+                    let told = StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted)
                     for listener in state.listeners { listener.yield(.saved(told)) }
                 }
             },
