@@ -72,13 +72,7 @@ public struct Money: Hashable, Sendable, Comparable, Codable {
     /// "$2,000", "€1,660", "₪812": symbol, whole units, thousands grouped with commas.
     public func formatted() -> String {
         let whole = roundedMajorUnits
-        let digits = String(whole.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return (whole < 0 ? "-" : "") + currency.symbol + grouped
+        return (whole < 0 ? "-" : "") + currency.symbol + whole.magnitude.groupedDigits
     }
 
     /// As `formatted()`, but "Free" for nothing, as the shipping options read.

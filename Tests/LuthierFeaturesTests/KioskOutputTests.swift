@@ -163,6 +163,27 @@ import Testing
         #expect(output.board.map(\.count) == [2, 0, 1, 2])
     }
 
+    /// A launch day's backlog: a column shows its oldest dozen and says how many more it holds,
+    /// so a kiosk's patch (and each order's render) does not grow with the backlog.
+    @Test func aColumnShowsItsOldestDozenAndCountsTheRest() {
+        let sky = Guitar(color: .sky)
+        let inProgress =
+            (1...2_000).map { order($0, [CartLine(guitar: .standard, quantity: 1)], status: .woodSelection) }
+            + [order(2_001, [CartLine(guitar: sky, quantity: 1)], status: .woodSelection)]
+            + (2_002...2_013).map { order($0, [CartLine(guitar: sky, quantity: 1)], status: .setup) }
+        let output = KioskOutput(state: state(inProgress: inProgress))
+        let woodSelection = output.board[0]
+        #expect(woodSelection.count == 2_001)
+        #expect(woodSelection.cards.count == KioskStageColumn.shownCards)
+        #expect(woodSelection.cards.allSatisfy { $0.description == "Natural Casual · Mahogany" })
+        #expect(woodSelection.more == "and 1,989 more")
+        // Exactly a dozen: all shown, nothing more to say.
+        #expect(output.board[3].count == 12)
+        #expect(output.board[3].cards.count == 12)
+        #expect(output.board[3].more == nil)
+        #expect(output.board[1].more == nil)
+    }
+
     @Test func finishedOrdersAreNotOnTheBoard() {
         let inProgress = [
             order(1, [CartLine(guitar: .standard, quantity: 1)], status: .shipped),

@@ -15,13 +15,7 @@ public struct KioskOutput: Hashable, Sendable {
     public init(state: KioskState) {
         showcase = KioskShowcase(state.showcase)
         recentOrders = state.floor.recentOrders.map { KioskOrderRow(order: $0, now: state.now) }
-        board = OrderStatus.allCases.filter { !$0.isFinished }.map { stage in
-            KioskStageColumn(
-                id: stage.rawValue,
-                title: stage.label,
-                cards: state.floor.inProgress.filter { $0.status == stage }.map(KioskBoardCard.init)
-            )
-        }
+        board = KioskStageColumn.columns(of: state.floor.inProgress)
         guitarsOrderedToday = state.floor.guitarsOrderedToday
         guitarsInCarts = state.counters.guitarsInCarts
         liveSessions = state.counters.liveSessions
@@ -85,15 +79,40 @@ public struct KioskOrderRow: Hashable, Sendable {
 public struct KioskStageColumn: Hashable, Sendable {
     public var id: String
     public var title: String
+    /// The column's oldest orders (those being worked on), at most ``shownCards``.
     public var cards: [KioskBoardCard]
     /// Stored, like every shown value: templates read stored properties only.
     public var count: Int
+    /// "and 1,988 more" under the cards when the column holds more than it shows; nil otherwise.
+    public var more: String?
 
-    init(id: String, title: String, cards: [KioskBoardCard]) {
-        self.id = id
-        self.title = title
+    /// Cards a column shows. A screen across the room reads a dozen; a launch day can put
+    /// thousands of orders in one stage, and drawing them all would cost every kiosk's patch (and
+    /// each order's render) time in proportion to the backlog, for cards nobody can read.
+    public static let shownCards = 12
+
+    init(stage: OrderStatus, cards: [KioskBoardCard], count: Int) {
+        id = stage.rawValue
+        title = stage.label
         self.cards = cards
-        count = cards.count
+        self.count = count
+        let hidden = count - cards.count
+        more = hidden > 0 ? "and \(hidden.groupedDigits) more" : nil
+    }
+
+    /// One column per unfinished stage, in the stages' order, from `inProgress` (oldest first):
+    /// one pass that counts every order and makes cards of the first ``shownCards`` of each stage
+    /// only, since this runs for every order placed or moved, with the whole backlog in hand.
+    static func columns(of inProgress: [Order]) -> [KioskStageColumn] {
+        let stages = OrderStatus.allCases.filter { !$0.isFinished }
+        var counts = Array(repeating: 0, count: stages.count)
+        var cards = Array(repeating: [KioskBoardCard](), count: stages.count)
+        for index in inProgress.indices {
+            guard let column = stages.firstIndex(of: inProgress[index].status) else { continue }
+            counts[column] += 1
+            if cards[column].count < shownCards { cards[column].append(KioskBoardCard(order: inProgress[index])) }
+        }
+        return stages.indices.map { KioskStageColumn(stage: stages[$0], cards: cards[$0], count: counts[$0]) }
     }
 }
 
