@@ -14,6 +14,8 @@ final class LoadRun: Sendable {
         var rate: Double
         var changes: Int
         var kiosks: Int
+        /// Customers who build, check out and order in the orders phase.
+        var orders: Int
         var seconds: Double
         var concurrency: Int
         var nginx: String?
@@ -51,7 +53,7 @@ final class LoadRun: Sendable {
         self.settings = settings
     }
 
-    private var deadline: ContinuousClock.Instant { .now + .seconds(phaseTimeout) }
+    var deadline: ContinuousClock.Instant { .now + .seconds(phaseTimeout) }
 
     func execute(luthierBinary: String) async {
         let port: Int
@@ -138,6 +140,9 @@ final class LoadRun: Sendable {
         for session in sessions { session.stream.close() }
         if phases.contains("broadcast") {
             do { try await broadcast(client, server) } catch { report.fail("broadcast", "\(error)") }
+        }
+        if phases.contains("orders") {
+            do { try await ordersPerSecond(client, server) } catch { report.fail("orders", "\(error)") }
         }
         if phases.contains("pages") {
             if let server {
@@ -447,7 +452,7 @@ final class LoadRun: Sendable {
     private static let broadcastRounds = 3
 
     /// A new session whose builder has been checked out (`POST /checkout` answered 204).
-    private func checkedOutSession(
+    func checkedOutSession(
         _ client: LoadHTTPClient, color: String = "earth", builtAt: (ContinuousClock.Instant) -> Void = { _ in }
     ) async throws -> String {
         let page = try await client.send(.GET, "/")

@@ -18,8 +18,8 @@ struct LuthierLoad: AsyncParsableCommand {
     @Option(help: "The luthier binary (default: the one next to this tool).")
     var luthier: String?
 
-    @Option(help: "Phases to run, comma-separated: startup,connections,changes,broadcast,pages,static.")
-    var phases = "startup,connections,changes,broadcast,pages,static"
+    @Option(help: "Phases to run, comma-separated: startup,connections,changes,broadcast,orders,pages,static.")
+    var phases = "startup,connections,changes,broadcast,orders,pages,static"
 
     @Option(help: "Sessions with an open /events stream.")
     var connections = 1000
@@ -32,6 +32,9 @@ struct LuthierLoad: AsyncParsableCommand {
 
     @Option(help: "Kiosk streams in the broadcast phase.")
     var kiosks = 1000
+
+    @Option(help: "Customers who each build, check out and order in the orders phase.")
+    var orders = 300
 
     @Option(help: "Seconds per route in the pages and static phases.")
     var seconds = 5.0
@@ -111,11 +114,14 @@ struct LuthierLoad: AsyncParsableCommand {
             changes = 50
             rate = 50
             kiosks = 20
+            orders = 10
             seconds = 1
             phaseTimeout = 30
         }
         let selected = Set(phases.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        let known: Set = ["startup", "connections", "changes", "broadcast", "bare-broadcast", "pages", "static"]
+        let known: Set = [
+            "startup", "connections", "changes", "broadcast", "bare-broadcast", "orders", "pages", "static",
+        ]
         guard selected.isSubset(of: known) else {
             throw ValidationError("Unknown phase in --phases; known: \(known.sorted().joined(separator: ","))")
         }
@@ -154,7 +160,7 @@ struct LuthierLoad: AsyncParsableCommand {
         let run = LoadRun(
             group: group, report: report, root: root, temporary: temporary, phaseTimeout: phaseTimeout,
             settings: .init(
-                connections: connections, rate: rate, changes: changes, kiosks: kiosks,
+                connections: connections, rate: rate, changes: changes, kiosks: kiosks, orders: orders,
                 seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
                 phases: selected, gzipStreams: gzipStreams, kioskServers: kioskServers,
                 streamServer: streamServer))
