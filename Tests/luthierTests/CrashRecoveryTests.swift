@@ -127,9 +127,14 @@ struct CrashRecoveryTests {
 
     /// One round: `workers` customers ordering until the `killAfter`-th confirmation kills the server.
     static func storm(round: Int, server: LuthierProcess, client: ShopClient) async throws -> Round {
+        try await storm(round: round, at: server.baseURL, killing: server.pid, client: client)
+    }
+
+    /// One round with the customers at `baseURL` (a server, or a balancer in front of several) and
+    /// the kill sent to `pid` (that server, or one behind the balancer).
+    static func storm(round: Int, at baseURL: String, killing pid: pid_t, client: ShopClient) async throws -> Round {
         let state = Locked(Round())
-        let customer = Customer(client: client, server: server.baseURL)
-        let pid = server.pid
+        let customer = Customer(client: client, server: baseURL)
         let isKilled: @Sendable () -> Bool = { state.withLock { $0.killed } }
 
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -213,6 +218,9 @@ struct CrashRecoveryTests {
                 }
             case 409 where answer.text.contains("unavailable"):
                 current.refused += 1
+            case 502 where current.killed:
+                // A balancer's answer for an order whose instance was killed under it.
+                current.failedByKill += 1
             default:
                 current.unexpected.append("POST /checkout/order answered \(answer)")
             }

@@ -193,4 +193,75 @@ struct ScaleOutTests {
                     + "\(outcome.refused) refused, \(stored.count) stored, all \(found) shown by the other instance")
         }
     }
+
+    /// The same storm through nginx in front of three instances with a plain round-robin upstream:
+    /// each customer's requests land on every instance in turn, and one instance gets `kill -9`
+    /// at the quota. Every confirmed order is stored once and shown through nginx by whichever
+    /// instance serves its session now; the wood adds up; and new customers go on ordering through
+    /// nginx with one instance dead.
+    @Test(.enabled(if: NginxBalancer.binary != nil, "needs nginx"))
+    func killNineOfOneInstanceBehindNginxDuringAStormLosesNothingAndTheShopGoesOn() async throws {
+        let database = try PostgresDatabase.fresh()
+        try await withShop { bench, client in
+            let instances = [
+                try await bench.startServer(arguments: ["--database", database]),
+                try await bench.startServer(arguments: ["--database", database]),
+                try await bench.startServer(arguments: ["--database", database]),
+            ]
+            let nginx = try await NginxBalancer.start(
+                over: instances, in: bench.directory.appendingPathComponent("nginx"), client: client)
+            defer { nginx.stop() }
+            let shop = PostgresShop(url: database)
+            _ = try shop.rows(
+                "UPDATE wood_stock SET quantity = 500 WHERE wood IN ('mahogany', 'swampAsh', 'rosewood', 'birdseyeMaple')"
+            )
+            let initial = try shop.stock()
+            let doomed = instances[1]
+
+            let outcome = try await CrashRecoveryTests.storm(
+                round: 1, at: nginx.baseURL, killing: doomed.pid, client: client)
+            let exit = try await doomed.waitForExit(within: .seconds(10))
+            #expect(exit == .init(code: SIGKILL, bySignal: true), "\(exit)")
+            #expect(outcome.reachedQuota, "never reached \(CrashRecoveryTests.killAfter) confirmed orders")
+            #expect(outcome.unexpected.isEmpty, "\(outcome.unexpected.prefix(5))\n\(bench.outputs)")
+            // Round robin really spread the storm: every instance served some of it.
+            let used = Set(nginx.upstreamsUsed)
+            for instance in instances {
+                #expect(used.contains("127.0.0.1:\(instance.port)"), "\(used)")
+            }
+
+            let stored = try shop.orders()
+            #expect(ShopDatabase.violations(initial: initial, stock: try shop.stock(), orders: stored).isEmpty)
+            var numbers: [String] = []
+            for order in outcome.confirmed {
+                let page = try await client.get(nginx.baseURL + "/checkout", cookie: order.cookie)
+                guard let number = page.orderNumber, let row = stored[number] else {
+                    Issue.record("a confirmed order is not shown through nginx or not stored: \(page)")
+                    continue
+                }
+                #expect(row.lines.sorted() == order.lines.sorted(), "\(number)")
+                numbers.append(number)
+            }
+            // Once each: no two confirmations name one order.
+            #expect(numbers.count == outcome.confirmed.count)
+            #expect(Set(numbers).count == numbers.count)
+            #expect(stored.count >= outcome.confirmed.count)
+
+            // The shop goes on through nginx with one instance dead.
+            let customer = Customer(client: client, server: nginx.baseURL)
+            var after = 0
+            for _ in 1...6 {
+                let cookie = try await customer.checkedOut(
+                    GuitarChoice(shape: "chunky", body: "mahogany", fretboard: "rosewood"))
+                let answer = try await customer.order(cookie: cookie)
+                #expect(answer.status == 204, "\(answer)")
+                if answer.status == 204 { after += 1 }
+            }
+            print(
+                "[scale-out] kill -9 of one of three instances behind nginx: \(outcome.confirmed.count) confirmed, "
+                    + "\(outcome.refused) refused, \(outcome.failedByKill) requests cut by the kill, "
+                    + "\(stored.count) stored, all \(numbers.count) shown through nginx; \(after) orders after the kill"
+            )
+        }
+    }
 }

@@ -36,7 +36,7 @@ enum RatesProvider: Sendable, CustomTestStringConvertible {
     /// Runs `body` with the provider's rates URL; everything it started is stopped afterwards.
     func run<T: Sendable>(_ body: @Sendable (String) async throws -> T) async throws -> T {
         if case .refuse = self {
-            return try await body("http://127.0.0.1:\(try Self.closedPort())/rates")
+            return try await body("http://127.0.0.1:\(try freeLoopbackPort())/rates")
         }
         let behaviour = self
         let router = Router()
@@ -75,28 +75,5 @@ enum RatesProvider: Sendable, CustomTestStringConvertible {
             guard let port = await iterator.next() else { throw TestFailure("the rates provider did not start") }
             return try await body("http://127.0.0.1:\(port)/rates")
         }
-    }
-
-    /// A loopback port nobody listens on: bound by the system, then closed.
-    static func closedPort() throws -> Int {
-        #if os(Linux)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw TestFailure("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else { throw TestFailure("bind() failed: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
