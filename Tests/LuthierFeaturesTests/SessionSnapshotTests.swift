@@ -88,6 +88,21 @@ import Testing
         }
     }
 
+    /// The guide is saved with the session, so a refresh or a restart resumes at the same step;
+    /// a snapshot stored before the guide existed reads as one without it.
+    @Test func theGuideComesBackAtItsStepAndAnOlderSnapshotHasNone() throws {
+        let snapshot = SessionSnapshot(
+            orderKey: "o", analyticsKey: "a", guide: GuideState(step: .body, shape: .longV, color: .sky))
+        #expect(snapshot.holdsSomething, "a guide begun is worth storing")
+        #expect(try Self.roundTrip(snapshot).guide == GuideState(step: .body, shape: .longV, color: .sky))
+        // As a store holds one saved before the guide: the same fields, no "guide" among them.
+        let older = try JSONEncoder().encode(SessionSnapshot(orderKey: "o", analyticsKey: "a"))
+        #expect(!String(decoding: older, as: UTF8.self).contains("guide"))
+        let decoded = try JSONDecoder().decode(SessionSnapshot.self, from: older)
+        #expect(decoded.guide == nil)
+        #expect(!decoded.holdsSomething)
+    }
+
     @Test func aNewSessionComesBackNew() throws {
         let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a")
         #expect(snapshot.guitar == .standard)

@@ -18,6 +18,8 @@ public enum BuildAction: Hashable, Sendable, Codable {
     /// The woods out of stock now (an order took the last piece, the workshop restocked one):
     /// the pickers mark them.
     case stockChanged(soldOut: Set<StockedWood>)
+    /// A step of the guided build (`GuideState`); its finish hands the guide's guitar to the builder.
+    case guide(GuideAction)
 }
 
 /// What a checkout is asked for: the guitars, where from, and the cart's code if it has one.

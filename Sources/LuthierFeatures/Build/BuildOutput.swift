@@ -16,6 +16,8 @@ public struct BuildOutput: Hashable, Sendable {
     public var checkoutButton: CheckoutButton
     /// The id of the session's checkout; a new one means "go to the checkout page".
     public var checkoutID: String?
+    /// The guided build's page, once the customer has begun it.
+    public var guide: GuideOutput?
 
     public init(state: BuildState) {
         let guitar = state.guitar
@@ -27,6 +29,7 @@ public struct BuildOutput: Hashable, Sendable {
         price = guitar.price.formatted()
         checkoutButton = CheckoutButton(price: price, phase: state.checkoutPhase)
         checkoutID = state.checkout?.id
+        guide = state.guide.map(GuideOutput.init(state:))
     }
 
     /// The picker for one field.

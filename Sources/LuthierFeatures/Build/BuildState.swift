@@ -18,30 +18,35 @@ public struct BuildState: Hashable, Sendable, Codable {
     /// The woods out of stock, as last told: the pickers mark them (a customer may still choose
     /// one; the checkout says it is unavailable).
     public var soldOut: Set<StockedWood>
+    /// The guided build, once the customer has answered anything in it; nil before (the page
+    /// shows a new guide then, and a session that never opens it pays nothing for it).
+    public var guide: GuideState?
 
     public init(
         guitar: Guitar = .standard, checkoutPhase: CheckoutPhase = .idle, checkout: Checkout? = nil,
-        soldOut: Set<StockedWood> = []
+        soldOut: Set<StockedWood> = [], guide: GuideState? = nil
     ) {
         self.guitar = guitar
         self.checkoutPhase = checkoutPhase
         self.checkout = checkout
         self.soldOut = soldOut
+        self.guide = guide
     }
 
     private enum CodingKeys: String, CodingKey {
-        case guitar, checkoutPhase, checkout, soldOut
+        case guitar, checkoutPhase, checkout, soldOut, guide
     }
 
     /// Reads a state as `Codable` wrote it, including one recorded before the pickers knew the
-    /// stock (a trace from an earlier version): nothing was marked then.
+    /// stock or the guide (a trace from an earlier version): nothing was marked, nobody was guided.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             guitar: try container.decode(Guitar.self, forKey: .guitar),
             checkoutPhase: try container.decode(CheckoutPhase.self, forKey: .checkoutPhase),
             checkout: try container.decodeIfPresent(Checkout.self, forKey: .checkout),
-            soldOut: try container.decodeIfPresent(Set<StockedWood>.self, forKey: .soldOut) ?? [])
+            soldOut: try container.decodeIfPresent(Set<StockedWood>.self, forKey: .soldOut) ?? [],
+            guide: try container.decodeIfPresent(GuideState.self, forKey: .guide))
     }
 
     /// The pure step of the builder's fold (`scan`): the next state from the previous one and an
@@ -66,6 +71,11 @@ public struct BuildState: Hashable, Sendable, Codable {
             next.checkout = nil
         case .stockChanged(let soldOut):
             next.soldOut = soldOut
+        case .guide(let action):
+            let guide = state.guide ?? GuideState()
+            // The review's finish: the builder takes the guide's guitar, in the same fold.
+            if action == .finish && guide.refusal(.finish) == nil { next.guitar = guide.guitar }
+            next.guide = GuideState.reduce(guide, action)
         }
         return next
     }

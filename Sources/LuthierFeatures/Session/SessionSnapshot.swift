@@ -21,11 +21,13 @@ public struct SessionSnapshot: Hashable, Sendable, Codable {
     public var checkout: CheckoutSnapshot?
     /// The last cart checkout whose order was taken out of the cart, so it is never taken twice.
     public var settledCheckoutID: String?
+    /// The guided build where the customer left it (absent in sessions saved before the guide).
+    public var guide: GuideState?
 
     public init(
         orderKey: String, analyticsKey: String, guitar: Guitar = .standard, cart: Cart = .empty,
         discount: DiscountCode? = nil, checkout: CheckoutSnapshot? = nil, settledCheckoutID: String? = nil,
-        revision: Int = 0
+        guide: GuideState? = nil, revision: Int = 0
     ) {
         format = Self.currentFormat
         self.revision = revision
@@ -36,6 +38,7 @@ public struct SessionSnapshot: Hashable, Sendable, Codable {
         self.cart = cart
         self.discount = discount
         self.checkout = checkout
+        self.guide = guide
     }
 }
 
@@ -51,7 +54,7 @@ extension SessionSnapshot {
     /// Whether the session differs from a brand-new one at all. One that does not (a cookie-less
     /// post that chose what was already chosen) is not stored: there is nothing to come back to.
     public var holdsSomething: Bool {
-        guitar != .standard || isWorthKeeping
+        guitar != .standard || guide != nil || isWorthKeeping
     }
 }
 

@@ -52,7 +52,8 @@ public final class ShopSession: Sendable {
         analyticsKey = snapshot.analyticsKey
         taps = environment.taps
         build = BuildViewModel(
-            state: BuildState(guitar: snapshot.guitar, soldOut: soldOut), environment: environment,
+            state: BuildState(guitar: snapshot.guitar, soldOut: soldOut, guide: snapshot.guide),
+            environment: environment,
             sessionKey: snapshot.orderKey,
             restoredCheckout: snapshot.checkout)
         cart = CartViewModel(
@@ -90,6 +91,7 @@ public final class ShopSession: Sendable {
             discount: cart.discount,
             checkout: build.currentCheckout.map { CheckoutSnapshot(state: $0.latestState) },
             settledCheckoutID: cart.settledCheckoutID,
+            guide: build.latestState.guide,
             revision: revision
         )
     }
