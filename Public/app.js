@@ -30,15 +30,38 @@
     return (pause && pause.checked) || element.contains(document.activeElement) || element.matches(':hover');
   }
 
-  // Swap the changed fragments in place, keeping keyboard focus where it was.
+  // The guided build's step: its heading names the step it shows (data-step).
+  function guideStep() {
+    var heading = document.getElementById('guide-heading');
+    return heading ? heading.getAttribute('data-step') : null;
+  }
+
+  // A button the page marks aria-disabled (Next before the step is answered) is disabled while
+  // scripts run; without them it still posts, and the server answers why it cannot go on.
+  function syncDisabled() {
+    var buttons = document.querySelectorAll('button[aria-disabled]');
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].disabled = buttons[i].getAttribute('aria-disabled') === 'true';
+    }
+  }
+  syncDisabled();
+
+  // Swap the changed fragments in place, keeping keyboard focus where it was. When the guide
+  // moves to another step, focus goes to the new step's heading instead, which screen readers
+  // then read out ("Step 2 of 5: Color").
   function applyPatch(patch) {
     var active = document.activeElement;
     var activeID = active && active.id;
+    var stepBefore = guideStep();
     patch.fragments.forEach(function (fragment) {
       var element = document.getElementById(fragment.target);
       if (element && !isHeld(element)) element.innerHTML = fragment.html;
     });
-    if (activeID && document.activeElement !== active) {
+    syncDisabled();
+    var stepAfter = guideStep();
+    if (stepAfter && stepBefore !== stepAfter) {
+      document.getElementById('guide-heading').focus();
+    } else if (activeID && document.activeElement !== active) {
       var again = document.getElementById(activeID);
       if (again) again.focus({ preventScroll: true });
     }
@@ -198,11 +221,16 @@
     var form = event.target;
     if (!form.dataset.live) return;
     event.preventDefault();
-    var button = form.querySelector('button[type="submit"]');
+    // The button pressed, when it names its own action (the guide's Back and Next).
+    var submitter = event.submitter || null;
+    var action = (submitter && submitter.getAttribute('formaction')) || form.getAttribute('action');
+    var button = submitter || form.querySelector('button[type="submit"]');
     if (button) button.disabled = true;
     var body = form.dataset.live === 'submit' ? '' : new URLSearchParams(new FormData(form)).toString();
-    post(form.getAttribute('action'), body).then(function (ok) {
-      if (button && document.body.contains(button)) button.disabled = false;
+    post(action, body).then(function (ok) {
+      if (button && document.body.contains(button)) {
+        button.disabled = button.getAttribute('aria-disabled') === 'true';
+      }
       if (ok && form.dataset.live === 'form') form.reset();
       // The event stream normally moves the page on; this covers a stream that is down.
       if (ok && form.dataset.then && root.dataset.live !== 'connected') {

@@ -229,6 +229,7 @@ public func buildRouter(
         forms: forms,
         reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
     )
+    let guide = GuideController(sessions: sessions, renderer: services.renderer, forms: forms)
     let checkout = CheckoutController(
         sessions: sessions,
         environment: services.environment,
@@ -312,6 +313,7 @@ public func buildRouter(
             body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
     }
     recording.addRoutes(build.endpoints)
+    recording.addRoutes(guide.endpoints)
     recording.addRoutes(checkout.endpoints)
     recording.addRoutes(orders.endpoints)
     recording.addRoutes(cart.endpoints)

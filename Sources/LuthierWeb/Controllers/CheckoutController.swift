@@ -38,14 +38,19 @@ struct CheckoutController: Sendable {
         // Not in the session's turn: concurrent posts (a double click, two tabs) join the one
         // checkout the first started, and the workshop's calls hold up nothing else. It is saved
         // after (`SessionMiddleware`); a checkout another instance's save outran is not kept.
-        let session = try await context.session.acting()
+        try await Self.startCheckout(of: try await context.session.acting())
+        return sessions.done(request, redirect: "/checkout")
+    }
+
+    /// Starts (or joins) the checkout of the builder's guitar: `503` when the workshop cannot be
+    /// reached. For the builder's button and the guide's "Check out now" alike.
+    static func startCheckout(of session: Session) async throws {
         do {
             _ = try await session.build.checkout()
         } catch {
             throw UserFacingError(
                 .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
         }
-        return sessions.done(request, redirect: "/checkout")
     }
 
     /// `GET /checkout`: the session's checkout, or back to the builder when there is none.

@@ -8,7 +8,8 @@ public struct PageRenderer: Sendable {
     /// Templates the server cannot run without; their absence is a start-up error, not a 500 later.
     public static let requiredTemplates =
         [
-            "layout", "builder", "error", "checkout", "order", "cart", "admin-analytics", "admin-sign-in", "kiosk",
+            "layout", "builder", "guide", "error", "checkout", "order", "cart", "admin-analytics", "admin-sign-in",
+            "kiosk",
             "inspect", "admin", "admin-stock", "admin-orders", "admin-order", "admin-codes",
             "fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav",
         ] + SessionFragments.table.templates + KioskFragments.table.templates
