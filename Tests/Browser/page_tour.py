@@ -1,23 +1,34 @@
 """A walk through every kind of page a customer, a kiosk or a stray visitor meets: the builder,
 the cart empty and full, a checkout of a cart and of one guitar, just ordered, the order page,
-the stream inspector (live, at a moment, and a page as it was), the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
+the stream inspector (live, at a moment, and a page as it was), the guided build (a step and its
+review), the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
 with what to check on each."""
 
 from __future__ import annotations
 
 from typing import Callable
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import WAIT, click_label, wait_live
 
-KINDS_OF_PAGE = 12
+KINDS_OF_PAGE = 14
 
 
 def click(driver, selector: str) -> None:
-    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
+    """Clicks the element once it is clickable, again if a patch swapped it out meanwhile."""
+    def clicked(d) -> bool:
+        element = EC.element_to_be_clickable((By.CSS_SELECTOR, selector))(d)
+        if not element:
+            return False
+        element.click()
+        return True
+
+    WebDriverWait(driver, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        clicked, f"{selector} not clickable within {WAIT} s")
 
 
 def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]) -> None:
@@ -79,6 +90,17 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
     click(driver, ".moment-pages a")
     WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".frozen-note")))
     check("a page as it was")
+
+    driver.get(base_url + "/guide")
+    wait_live(driver)
+    check("guided build")
+    for field, value in (("shape", "longV"), ("color", "sky"), ("body", "koa"), ("fretboard", "ebony")):
+        click(driver, f'label[for="guide-{field}-{value}"]')
+        click(driver, "#guide-next")
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.execute_script("return document.getElementById('guide-heading').dataset.step") != field)
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "guide-to-checkout")))
+    check("guided build's review")
 
     driver.get(base_url + "/kiosk")
     wait_live(driver)
