@@ -16,8 +16,9 @@ public struct BuildOutput: Hashable, Sendable {
     public var checkoutButton: CheckoutButton
     /// The id of the session's checkout; a new one means "go to the checkout page".
     public var checkoutID: String?
-    /// The guided build's page, once the customer has begun it.
-    public var guide: GuideOutput?
+    /// The guided build's page, once the customer has begun it (boxed: see `GuideOutputBox`).
+    public var guide: GuideOutput? { guideBox?.value }
+    private var guideBox: GuideOutputBox?
 
     public init(state: BuildState) {
         let guitar = state.guitar
@@ -29,7 +30,7 @@ public struct BuildOutput: Hashable, Sendable {
         price = guitar.price.formatted()
         checkoutButton = CheckoutButton(price: price, phase: state.checkoutPhase)
         checkoutID = state.checkout?.id
-        guide = state.guide.map(GuideOutput.init(state:))
+        guideBox = state.guide.map { GuideOutputBox(GuideOutput(state: $0)) }
     }
 
     /// The picker for one field.
