@@ -1,0 +1,14 @@
+/// Why a story was refused, as a sentence naming the field.
+public enum JournalRefusal: Error, Hashable, Sendable, CustomStringConvertible {
+    case title
+    case url(String)
+
+    public var description: String {
+        switch self {
+        case .title:
+            "title: a story needs a title of 1–\(JournalEntry.longestTitle) characters on one line."
+        case .url(let url):
+            "url: '\(url.prefix(80))' is not an http or https address of at most \(JournalEntry.longestURL) characters."
+        }
+    }
+}
