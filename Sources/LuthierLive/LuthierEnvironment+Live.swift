@@ -40,6 +40,8 @@ public struct LiveSystem: Sendable {
     /// The workshop as its owner runs it, on the same store. Apart from the environment, which
     /// every session holds copies of: the admin's dozen calls would cost each session their bytes.
     public let admin: WorkshopAdminClient
+    /// The workshop journal's stories, on the same store.
+    public let journal: JournalClient
     public let store: Store
     private let httpClient: HTTPClient?
     /// Which instance on the PostgreSQL database runs the workshop floor; nil for SQLite.
@@ -66,6 +68,7 @@ public struct LiveSystem: Sendable {
             sessions = .live(postgres: postgres)
             analytics = .live(postgres: postgres)
             admin = .live(postgres: postgres)
+            journal = .live(postgres: postgres)
             floorLeader = PostgresFloorLeader(location: postgres.location, logger: logger, clock: clock)
         } else {
             let sqlite = try WorkshopStore(path: database)
@@ -74,6 +77,7 @@ public struct LiveSystem: Sendable {
             sessions = .live(store: sqlite)
             analytics = .live(store: sqlite)
             admin = .live(store: sqlite)
+            journal = .live(store: sqlite)
             floorLeader = nil
         }
         let exchangeRates: ExchangeRateClient

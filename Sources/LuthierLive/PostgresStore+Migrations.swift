@@ -120,6 +120,21 @@ extension PostgresStore {
             "v2-shared-secrets",
             ["CREATE TABLE shared_secrets (name TEXT PRIMARY KEY, secret TEXT NOT NULL)"]
         ),
+        (
+            // The workshop journal's stories, newest by id.
+            "v3-journal",
+            [
+                """
+                CREATE TABLE journal_stories (
+                    id BIGSERIAL PRIMARY KEY,
+                    by TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    url TEXT,
+                    posted_at BIGINT NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// Runs every migration not yet recorded, inside the caller's transaction (which holds

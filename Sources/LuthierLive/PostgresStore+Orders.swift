@@ -23,8 +23,12 @@ extension PostgresStore {
             }
             guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
             let needs = WoodNeed.of(request.lines)
-            let missing = WoodNeed.missing(needs, stock: try await Self.stock(of: needs, on: connection, self.logger))
+            let stock = try await Self.stock(of: needs, on: connection, self.logger)
+            let missing = WoodNeed.missing(needs, stock: stock)
             if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
+            for entry in JournalEntry.ranOut(taking: needs, from: stock) {
+                try await Self.write(entry, at: self.now(), on: connection, self.logger)
+            }
             for need in needs {
                 try await connection.run(
                     """

@@ -42,12 +42,18 @@ extension PostgresStore {
                 moved.append(number)
             }
             guard !moved.isEmpty else { return [] }
-            return try await Self.fetchOrders(
+            let orders = try await Self.fetchOrders(
                 on: connection,
                 """
                 SELECT \(unescaped: Self.orderColumns) FROM orders WHERE number = ANY(\(moved))
                 ORDER BY placed_at, number COLLATE "C"
                 """, self.logger)
+            for order in orders {
+                if let entry = JournalEntry.reached(order.status, by: order) {
+                    try await Self.write(entry, at: now, on: connection, self.logger)
+                }
+            }
+            return orders
         }
     }
 

@@ -56,8 +56,12 @@ extension PostgresStore {
             let levels = try await Self.stockLevels(on: connection, self.logger)
             let level = levels.first { $0.wood == wood } ?? StockLevel(wood: wood, inStock: 0, reserved: 0, taken: 0)
             if let refusal = level.refusal(of: change) { throw refusal }
-            return try await Self.book(
+            let booked = try await Self.book(
                 change, of: wood, inStockBefore: level.inStock, note: note, at: self.now(), on: connection, self.logger)
+            for entry in JournalEntry.adjusted(wood, by: change, inStockAfter: booked.inStockAfter) {
+                try await Self.write(entry, at: booked.madeAt, on: connection, self.logger)
+            }
+            return booked
         }
     }
 

@@ -60,6 +60,19 @@ extension WorkshopStore {
         migrator.registerMigration("v5-stock-adjustments-stage-history-discount-codes") { db in
             try migrateToShopAdmin(db)
         }
+        // v6: the workshop journal's stories, newest by id.
+        migrator.registerMigration("v6-journal") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE journal_stories (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        by TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        url TEXT,
+                        posted_at INTEGER NOT NULL
+                    )
+                    """)
+        }
         return migrator
     }
 

@@ -59,8 +59,10 @@ extension WorkshopStore {
         }
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         let needs = WoodNeed.of(request.lines)
-        let missing = WoodNeed.missing(needs, stock: try Self.stock(of: needs, in: db))
+        let stock = try Self.stock(of: needs, in: db)
+        let missing = WoodNeed.missing(needs, stock: stock)
         if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
+        for entry in JournalEntry.ranOut(taking: needs, from: stock) { try Self.write(entry, at: now(), in: db) }
         for need in needs {
             try db.execute(
                 sql: "UPDATE wood_stock SET quantity = quantity - ? WHERE kind = ? AND wood = ?",

@@ -85,6 +85,7 @@ extension WorkshopStore {
             try insertStage(next, of: number, in: db)
             if let order = try fetchOrder(in: db, where: "number", is: number) {
                 moved.append(order)
+                if let entry = JournalEntry.reached(order.status, by: order) { try write(entry, at: now, in: db) }
             }
         }
         return moved

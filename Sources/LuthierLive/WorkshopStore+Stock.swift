@@ -31,7 +31,11 @@ extension WorkshopStore {
         let levels = try Self.stockLevels(in: db)
         let level = levels.first { $0.wood == wood } ?? StockLevel(wood: wood, inStock: 0, reserved: 0, taken: 0)
         if let refusal = level.refusal(of: change) { throw refusal }
-        return try Self.book(change, of: wood, inStockBefore: level.inStock, note: note, at: now(), in: db)
+        let booked = try Self.book(change, of: wood, inStockBefore: level.inStock, note: note, at: now(), in: db)
+        for entry in JournalEntry.adjusted(wood, by: change, inStockAfter: booked.inStockAfter) {
+            try Self.write(entry, at: booked.madeAt, in: db)
+        }
+        return booked
     }
 
     /// Writes a change that is already judged: the stock and its audit row.

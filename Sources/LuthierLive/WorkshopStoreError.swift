@@ -17,6 +17,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case unreachable(database: String, after: Duration)
     /// A secret the instances share is stored but is not the 32 bytes of hex it must be.
     case unreadableSecret(name: String)
+    /// An insert of a journal story gave back no id (the database's answer was not the row).
+    case storyNotStored
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "The database at \(database) did not answer within \(after)"
         case .unreadableSecret(let name):
             "The shared secret \(name) is not 32 bytes of hex; delete its row to make a new one"
+        case .storyNotStored:
+            "The journal story was not stored: the database gave back no id"
         }
     }
 }

@@ -17,6 +17,7 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
         let admin: WorkshopAdminClient
         let sessions: SessionStore
         let analytics: AnalyticsClient
+        let journal: JournalClient
     }
 
     let name: String
@@ -38,7 +39,7 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
         try await body(
             Clients(
                 workshop: .live(store: store, clock: TestClock()), admin: .live(store: store),
-                sessions: .live(store: store), analytics: .live(store: store)))
+                sessions: .live(store: store), analytics: .live(store: store), journal: .live(store: store)))
     }
 
     /// The PostgreSQL server the tests may use, from `LUTHIER_TEST_POSTGRES_URL`.
@@ -54,7 +55,7 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
                         workshop: .live(
                             postgres: store, latency: SimulatedLatency(clock: TestClock(), isEnabled: false)),
                         admin: .live(postgres: store), sessions: .live(postgres: store),
-                        analytics: .live(postgres: store)))
+                        analytics: .live(postgres: store), journal: .live(postgres: store)))
             }
         }
     }
