@@ -273,6 +273,7 @@ struct Serve: AsyncParsableCommand {
             configuration: configuration,
             environment: live.environment,
             admin: live.admin,
+            journal: live.journal,
             logger: logger,
             storeLockWaits: { live.lockWaits },
             readiness: live.readiness,

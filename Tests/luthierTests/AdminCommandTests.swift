@@ -94,4 +94,43 @@ struct AdminCommandTests {
             #expect(missing.error.contains("No database at"))
         }
     }
+
+    /// The owner's stories, added from a shell beside a running server, read back through the
+    /// journal's API (Hacker News's format) with the workshop's own restock story.
+    @Test("luthier journal adds a story that the running server's API serves, and lists the journal")
+    func journalFromTheTerminal() async throws {
+        try await withWorkbench { bench in
+            let server = try await bench.startServer()
+            defer { server.stop() }
+            let client = ShopClient()
+            defer { Task { await client.shutdown() } }
+            let database = bench.database
+            #expect(try Self.luthier(["journal"], database: database).output == "The journal has no story yet.\n")
+            let added = try Self.luthier(
+                ["journal", "add", "Open workshop this Saturday", "--url", "https://example.com/open"],
+                database: database)
+            #expect(added.status == 0, "\(added)")
+            #expect(added.output == "Story 1 added: Open workshop this Saturday\n")
+            let refused = try Self.luthier(["journal", "add", "two\nlines"], database: database)
+            #expect(refused.status != 0)
+            #expect(
+                refused.error.contains("title: a story needs a title of 1–200 characters on one line."), "\(refused)")
+            let badLink = try Self.luthier(["journal", "add", "x", "--url", "ftp://example.com"], database: database)
+            #expect(badLink.error.contains("url: 'ftp://example.com' is not an http or https address"), "\(badLink)")
+            _ = try Self.luthier(
+                ["stock", "adjust", "body/koa", "--change", "+2", "--note", "Delivery"], database: database)
+
+            let list = try Self.luthier(["journal"], database: database)
+            #expect(list.status == 0)
+            #expect(list.output.contains(/\ 2  .*workshop Restocked: 2 Koa body blanks\n/), "\(list.output)")
+            #expect(
+                list.output.contains(/\ 1  .*owner    Open workshop this Saturday  <https:\/\/example.com\/open>\n/))
+            #expect(try await client.get(server.url("/api/v0/newstories.json")).text == "[2,1]")
+            let item = try await client.get(server.url("/api/v0/item/1.json")).text
+            #expect(
+                item.contains(
+                    #""title":"Open workshop this Saturday","type":"story","url":"https://example.com/open""#),
+                "\(item)")
+        }
+    }
 }

@@ -10,6 +10,8 @@ public struct LuthierServices: Sendable {
     public let environment: LuthierEnvironment
     /// The workshop as its owner runs it (the admin pages), measured.
     public let admin: WorkshopAdminClient
+    /// The workshop journal's stories, which `/api/v0` serves.
+    public let journal: JournalClient
     public let registry: SessionRegistry
     public let hub: EventStreamHub
     /// The open connections, against `maxConnections`.
@@ -28,18 +30,22 @@ public struct LuthierServices: Sendable {
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
 ///
-/// - Parameter admin: the workshop as its owner runs it; without it the admin's stock, orders and
-///   codes pages fail every action (`.failing`).
+/// - Parameters:
+///   - admin: the workshop as its owner runs it; without it the admin's stock, orders and codes
+///     pages fail every action (`.failing`).
+///   - journal: the workshop journal's stories; without it the journal's API fails (`.failing`).
 public func buildApplication(
     configuration: LuthierConfiguration,
     environment: LuthierEnvironment,
     admin: WorkshopAdminClient = .failing,
+    journal: JournalClient = .failing,
     logger: Logger = Logger(label: "luthier")
 ) async throws -> some ApplicationProtocol {
     let (app, _) = try await buildApplicationWithServices(
         configuration: configuration,
         environment: environment,
         admin: admin,
+        journal: journal,
         logger: logger
     )
     return app
@@ -53,6 +59,7 @@ public func buildApplicationWithServices(
     configuration: LuthierConfiguration,
     environment: LuthierEnvironment,
     admin: WorkshopAdminClient = .failing,
+    journal: JournalClient = .failing,
     logger: Logger = Logger(label: "luthier"),
     showroomClock: (any Clock<Duration>)? = nil,
     storeLockWaits: @escaping @Sendable () -> Int = { 0 },
@@ -124,6 +131,7 @@ public func buildApplicationWithServices(
     let services = LuthierServices(
         environment: sessionEnvironment,
         admin: metrics.measuring(admin, on: environment.clock),
+        journal: journal,
         registry: registry,
         hub: EventStreamHub(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
@@ -314,6 +322,7 @@ public func buildRouter(
     }
     recording.addRoutes(build.endpoints)
     recording.addRoutes(guide.endpoints)
+    recording.addRoutes(JournalController(journal: services.journal, responses: responses).endpoints)
     recording.addRoutes(checkout.endpoints)
     recording.addRoutes(orders.endpoints)
     recording.addRoutes(cart.endpoints)

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import LuthierDomain
+import LuthierFeatures
+
+/// The workshop journal's read API, in Hacker News's format, so that any client of that API can
+/// read it (the shop's own journal client among them): `newstories.json` lists the ids newest
+/// first, and `item/{id}.json` is one story.
+struct JournalController: Sendable {
+    let journal: JournalClient
+    let responses: ResponseFactory
+
+    var endpoints: RouteCollection<LuthierRequestContext> {
+        let routes = RouteCollection(context: LuthierRequestContext.self)
+        routes.get("/api/v0/newstories.json", use: newStories)
+        routes.get("/api/v0/item/{item}", use: item)
+        return routes
+    }
+
+    static let jsonType = "application/json; charset=utf-8"
+
+    /// `GET /api/v0/newstories.json`: up to 500 ids, newest first.
+    @Sendable func newStories(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let ids = try await journal.newStoryIDs(JournalClient.listedStories)
+        return json(try JSONEncoder().encode(ids), for: request)
+    }
+
+    /// `GET /api/v0/item/{id}.json`: the story, or `404` with `null` (as Hacker News answers an
+    /// item that is not there); `400` for an id that is not a whole number.
+    @Sendable func item(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let item = context.parameters.get("item") ?? ""
+        guard item.hasSuffix(".json") else {
+            throw UserFacingError(.notFound, "No such address: an item is /api/v0/item/{id}.json.")
+        }
+        guard let id = Int(item.dropLast(".json".count)), id > 0 else {
+            throw UserFacingError(
+                .badRequest,
+                "id: '\(item.dropLast(".json".count).prefix(40))' is not a story id; ids are whole numbers from 1.")
+        }
+        guard let story = try await journal.story(id) else {
+            return json(Data("null".utf8), status: .notFound, for: request)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return json(try encoder.encode(story), for: request)
+    }
+
+    private func json(_ data: Data, status: HTTPResponse.Status = .ok, for request: Request) -> Response {
+        // A reader polls: it may keep an answer, but asks again each time (`no-cache`).
+        responses.text(
+            ByteBuffer(data: data), type: Self.jsonType, status: status, headers: [.cacheControl: "no-cache"],
+            for: request)
+    }
+}
