@@ -30,3 +30,26 @@ public func stopwatch<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Durati
     let start = clock.now
     return { start.duration(to: clock.now) }
 }
+
+/// `operation`, unless `duration` passes on `clock` first: then it is cancelled and
+/// `DeadlinePassed` is thrown (the seeds' `timeout(_:scheduler:)`). The deadline is taken now.
+public func withDeadline<C: Clock<Duration>, T: Sendable>(
+    _ duration: Duration, on clock: C, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let wait = alarm(on: clock, after: duration)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await wait()
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw DeadlinePassed(after: duration) }
+        return value
+    }
+}
+
+/// A deadline passed before the work it bounded ended.
+public struct DeadlinePassed: Error, Hashable, Sendable {
+    public let after: Duration
+}

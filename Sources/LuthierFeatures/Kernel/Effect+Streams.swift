@@ -61,3 +61,34 @@ extension Effect {
         }
     }
 }
+
+extension Effect {
+    /// `transform` of each of `values`, at most `maxInFlight` at a time, each action sent as soon
+    /// as its work ends (the seeds' `flatMap(maxPublishers: .max(n))` followed by `merge`): a
+    /// slow value holds up no other, and the actions come in the order the work finishes.
+    /// `finished`, if given, is sent once every value's work has ended.
+    public static func flatMap<Value: Sendable>(
+        _ values: [Value], maxInFlight: Int, finished: Action? = nil,
+        _ transform: @escaping @Sendable (Value) async -> Action
+    ) -> Self {
+        .run { send in
+            await withTaskGroup(of: Action.self) { group in
+                var next = values.startIndex
+                while next < values.endIndex && next - values.startIndex < max(1, maxInFlight) {
+                    let value = values[next]
+                    group.addTask { await transform(value) }
+                    next += 1
+                }
+                while let action = await group.next() {
+                    send(action)
+                    if next < values.endIndex {
+                        let value = values[next]
+                        group.addTask { await transform(value) }
+                        next += 1
+                    }
+                }
+            }
+            if let finished { send(finished) }
+        }
+    }
+}
