@@ -42,6 +42,9 @@ public struct LiveSystem: Sendable {
     public let admin: WorkshopAdminClient
     /// The workshop journal's stories, on the same store.
     public let journal: JournalClient
+    /// Another Hacker-News-compatible API for the journal's reader (`--news-url`); nil reads the
+    /// shop's own journal.
+    public let news: NewsClient?
     public let store: Store
     private let httpClient: HTTPClient?
     /// Which instance on the PostgreSQL database runs the workshop floor; nil for SQLite.
@@ -54,7 +57,8 @@ public struct LiveSystem: Sendable {
     ///   - simulateLatency: makes the workshop take the original app's times (for demos).
     ///   - shopTaps: the shop's tap recorder (its inspector), which the rates provider records into.
     public init(
-        database: String, ratesURL: URL?, simulateLatency: Bool, logger: Logger, shopTaps: TapRecorder? = nil
+        database: String, ratesURL: URL?, newsURL: URL? = nil, simulateLatency: Bool, logger: Logger,
+        shopTaps: TapRecorder? = nil
     ) throws {
         let clock = ContinuousClock()
         let latency = SimulatedLatency(clock: clock, isEnabled: simulateLatency)
@@ -81,15 +85,16 @@ public struct LiveSystem: Sendable {
             floorLeader = nil
         }
         let exchangeRates: ExchangeRateClient
-        if let ratesURL {
-            let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-            self.httpClient = httpClient
+        // One HTTP client for both upstreams, made only when one is configured.
+        let httpClient = ratesURL != nil || newsURL != nil ? HTTPClient(eventLoopGroupProvider: .singleton) : nil
+        self.httpClient = httpClient
+        news = newsURL.flatMap { url in httpClient.map { NewsClient.http(baseURL: url, httpClient: $0) } }
+        if let ratesURL, let httpClient {
             exchangeRates = .http(
                 provider: HTTPExchangeRateProvider(
                     url: ratesURL, httpClient: httpClient, clock: clock, logger: logger,
                     tap: shopTaps.map { Tap($0, "rates") }))
         } else {
-            httpClient = nil
             exchangeRates = .embedded()
         }
         var environment = LuthierEnvironment.live(

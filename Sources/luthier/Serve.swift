@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import LuthierDomain
+import LuthierFeatures
 import LuthierLive
 import LuthierWeb
 import ServiceLifecycle
@@ -33,6 +34,21 @@ struct Serve: AsyncParsableCommand {
             "A JSON exchange-rate provider answering {\"base\":\"USD\",\"rates\":{\"EUR\":0.83,…}}; without it the built-in rates are used."
     )
     var ratesURL: String?
+
+    @Option(
+        help:
+            "A Hacker-News-compatible API (…/v0/newstories.json, …/v0/item/{id}.json) whose stories the journal panel shows, e.g. https://hacker-news.firebaseio.com; without it, this shop's own journal."
+    )
+    var newsURL: String?
+
+    @Option(help: "How many of the newest stories the journal panel shows (1–100).")
+    var newsStories = 30
+
+    @Option(help: "Seconds the journal's reader waits for one answer before giving up on it (1–60).")
+    var newsTimeout = 5
+
+    @Option(help: "Seconds between the journal reader's refreshes (5–86400).")
+    var newsRefresh = 60
 
     @Flag(
         help:
@@ -188,6 +204,18 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--rates-url must be an http(s) URL, e.g. http://127.0.0.1:9000/rates.")
             }
         }
+        if let newsURL {
+            guard let url = URL(string: newsURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError(
+                    "--news-url must be an http(s) URL, e.g. https://hacker-news.firebaseio.com or http://10.0.0.2:8080/api."
+                )
+            }
+        }
+        guard (1...100).contains(newsStories) else { throw ValidationError("--news-stories must be 1–100.") }
+        guard (1...60).contains(newsTimeout) else { throw ValidationError("--news-timeout must be 1–60 seconds.") }
+        guard (5...86_400).contains(newsRefresh) else {
+            throw ValidationError("--news-refresh must be 5–86400 seconds.")
+        }
     }
 
     /// The file's first line, the flag, or else the environment variable.
@@ -217,7 +245,7 @@ struct Serve: AsyncParsableCommand {
             logger.warning("\(warning)")
         }
         logger.info("Open-file limit", metadata: ["soft": "\(OpenFileLimit.current)"])
-        let configuration = LuthierConfiguration(
+        var configuration = LuthierConfiguration(
             host: host,
             port: port,
             publicDirectory: try ResourceFolder.locate("Public", given: self.public),
@@ -240,9 +268,12 @@ struct Serve: AsyncParsableCommand {
             orderLimitPerSession: .perHour(ordersPerHourPerSession),
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
+        configuration.journal = JournalFeature.Settings(
+            maxStories: newsStories, requestTimeout: .seconds(newsTimeout), refreshInterval: .seconds(newsRefresh))
         let live = try LiveSystem(
             database: database,
             ratesURL: ratesURL.flatMap(URL.init(string:)),
+            newsURL: newsURL.flatMap(URL.init(string:)),
             simulateLatency: simulateLatency,
             logger: logger,
             shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger)
@@ -274,6 +305,7 @@ struct Serve: AsyncParsableCommand {
             environment: live.environment,
             admin: live.admin,
             journal: live.journal,
+            news: live.news,
             logger: logger,
             storeLockWaits: { live.lockWaits },
             readiness: live.readiness,

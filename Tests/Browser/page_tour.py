@@ -1,7 +1,7 @@
 """A walk through every kind of page a customer, a kiosk or a stray visitor meets: the builder,
 the cart empty and full, a checkout of a cart and of one guitar, just ordered, the order page,
 the stream inspector (live, at a moment, and a page as it was), the guided build (a step and its
-review), the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
+review), the workshop journal, the kiosk and an error page. Tests that check something of every page call `visit_every_kind_of_page`
 with what to check on each."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import WAIT, click_label, wait_live
 
-KINDS_OF_PAGE = 14
+KINDS_OF_PAGE = 15
 
 
 def click(driver, selector: str) -> None:
@@ -101,6 +101,11 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
             lambda d: d.execute_script("return document.getElementById('guide-heading').dataset.step") != field)
     WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "guide-to-checkout")))
     check("guided build's review")
+
+    driver.get(base_url + "/journal")
+    wait_live(driver)
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#journal-stories ol")))
+    check("workshop journal")
 
     driver.get(base_url + "/kiosk")
     wait_live(driver)

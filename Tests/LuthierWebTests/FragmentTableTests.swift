@@ -65,7 +65,9 @@ import Testing
 
     @Test func theRequiredTemplatesAreTheTablesPartialsAndThePages() {
         let required = Set(PageRenderer.requiredTemplates)
-        for template in SessionFragments.table.templates + KioskFragments.table.templates {
+        for template in SessionFragments.table.templates + KioskFragments.table.templates
+            + JournalFragments.table.templates
+        {
             #expect(required.contains(template), "\(template)")
         }
         let partials = required.filter { $0.hasPrefix("fragments/") }
@@ -73,7 +75,7 @@ import Testing
             partials
                 == Set(
                     SessionFragments.table.templates + KioskFragments.table.templates
-                        + ["fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav"]))
+                        + JournalFragments.table.templates + ["fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav"]))
         // Every partial in the folder is one the server renders.
         let folder = TestApp.repositoryRoot.appendingPathComponent("Templates/fragments").path
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

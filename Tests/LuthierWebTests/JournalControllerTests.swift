@@ -46,4 +46,44 @@ struct JournalControllerTests {
             #expect(try await app.get("/api/v0/item/1").status == 404)
         }
     }
+
+    @Test("GET /journal and the kiosk show the journal; a story added shows on the kiosk's stream at the next refresh")
+    func journalPageAndKioskPanel() async throws {
+        let journal = MemoryJournal(now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        _ = try await journal.client.add(
+            try JournalEntry.owner(title: "Open day on Saturday", url: "https://example.com/open"))
+        try await TestApp.run(journal: journal.client) { app in
+            // The reader's first load, on its own (no clock involved when the journal answers at once).
+            let (kioskStream, _, opening) = try await KioskControllerTests.openKiosk(app)
+            var panel = opening.html("journal-stories") ?? ""
+            if !panel.contains("Open day on Saturday") {
+                panel =
+                    try await KioskControllerTests.patch(on: kioskStream, "the first load") {
+                        $0.html("journal-stories")?.contains("Open day on Saturday") == true
+                    }.html("journal-stories") ?? ""
+            }
+            #expect(panel.contains(#"<a href="https://example.com/open" rel="noopener">Open day on Saturday</a>"#))
+
+            let page = try await app.get("/journal")
+            #expect(page.status == 200)
+            #expect(page.text.contains("<h1>The workshop journal</h1>"))
+            #expect(page.text.contains(#"data-events="/kiosk/events""#))
+            #expect(page.text.contains("Open day on Saturday"), "without JavaScript, the page has the stories")
+            let kiosk = try await app.get("/kiosk")
+            #expect(kiosk.text.contains("From the workshop journal"))
+            #expect(kiosk.text.contains(panel))
+
+            // A restock's story, then the reader's next refresh: on every kiosk, newest first.
+            _ = try await journal.client.add(JournalEntry.restocked(.body(.koa), pieces: 5))
+            try await KioskControllerTests.advanceShowroom(app, by: JournalFeature.Settings().refreshInterval)
+            let refreshed = try await KioskControllerTests.patch(on: kioskStream, "the restock's story") {
+                $0.html("journal-stories")?.contains("Restocked: 5 Koa body blanks") == true
+            }
+            let html = try #require(refreshed.html("journal-stories"))
+            let restock = try #require(html.range(of: "Restocked: 5 Koa body blanks"))
+            let openDay = try #require(html.range(of: "Open day on Saturday"))
+            #expect(restock.lowerBound < openDay.lowerBound, "newest first")
+            await kioskStream.close()
+        }
+    }
 }

@@ -12,7 +12,7 @@ import Testing
 /// workshop (SQLite), the kiosk and the workshop floor on `app.showroomClock`.
 @Suite("KioskController over HTTP")
 struct KioskControllerTests {
-    static let kioskTargets = ["kiosk-showcase", "kiosk-orders", "kiosk-board", "kiosk-counters"]
+    static let kioskTargets = ["kiosk-showcase", "kiosk-orders", "kiosk-board", "kiosk-counters", "journal-stories"]
     static let sky = "shape=sharpV&color=sky&body=koa&fretboard=ebony"
     static let skyDescription = "Sky Sharp V with Koa body and Ebony fretboard"
     static let skyCard = "Sky Sharp V · Koa"
@@ -60,8 +60,8 @@ struct KioskControllerTests {
     }
 
     /// The kiosk's feed, floor and their own readers asleep on the showroom clock: the floor's
-    /// stage timer (or its retry) and the feed's tick.
-    static let showroomTimers = 2
+    /// stage timer (or its retry), the feed's tick and the journal reader's refresh.
+    static let showroomTimers = 3
 
     /// Moves the showroom clock on by `duration` (deadline by deadline), once its timers sleep.
     static func advanceShowroom(_ app: TestApp, by duration: Duration) async throws {
@@ -408,6 +408,7 @@ struct KioskControllerTests {
             feed: KioskFeed(
                 environment: environment, floor: workshopFloor.currentOutput, floorOutputs: { floor },
                 builds: KioskFeed.builderInput().builds, counters: { KioskCounters() }),
+            journal: JournalFeed(news: .failing, clock: environment.clock),
             renderer: renderer)
         let rendered = showroom.kioskFragments.changes(since: 0).fragments
         #expect(rendered.map(\.target) == Self.kioskTargets)

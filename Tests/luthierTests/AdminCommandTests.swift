@@ -133,4 +133,37 @@ struct AdminCommandTests {
                 "\(item)")
         }
     }
+
+    /// One shop's journal panel reading another's API (`--news-url`): the owner's story and the
+    /// workshop's restock, served by the first over HTTP, shown by the second's `/journal`.
+    @Test("--news-url: the journal panel reads another shop's Hacker-News-compatible API")
+    func journalReadsAnotherShop() async throws {
+        try await withWorkbench { bench in
+            let first = try await bench.startServer()
+            defer { first.stop() }
+            let database = bench.database
+            _ = try Self.luthier(["journal", "add", "Open workshop this Saturday"], database: database)
+            _ = try Self.luthier(
+                ["stock", "adjust", "body/koa", "--change", "+2", "--note", "Delivery"], database: database)
+            let other = bench.directory.appendingPathComponent("other.sqlite").path
+            let second = try await bench.startServer(arguments: [
+                "--database", other, "--news-url", first.url("/api"), "--news-refresh", "5",
+            ])
+            defer { second.stop() }
+            let client = ShopClient()
+            defer { Task { await client.shutdown() } }
+            // Its reader loads at start and then every 5 s (this waits for the first load only).
+            try await waitUntil("the second shop's journal shows the first's stories", limit: .seconds(20)) {
+                let page = try? await client.get(second.url("/journal"))
+                return page?.text.contains("Open workshop this Saturday") == true
+            }
+            let page = try await client.get(second.url("/journal")).text
+            let restock = try #require(page.range(of: "Restocked: 2 Koa body blanks"))
+            let openDay = try #require(page.range(of: "Open workshop this Saturday"))
+            #expect(restock.lowerBound < openDay.lowerBound, "newest first")
+            let refused = try Self.luthier(["--news-url", "ftp://x"], database: database)
+            #expect(refused.status != 0)
+            #expect(refused.error.contains("--news-url must be an http(s) URL"), "\(refused)")
+        }
+    }
 }

@@ -60,6 +60,7 @@ public func buildApplicationWithServices(
     environment: LuthierEnvironment,
     admin: WorkshopAdminClient = .failing,
     journal: JournalClient = .failing,
+    news: NewsClient? = nil,
     logger: Logger = Logger(label: "luthier"),
     showroomClock: (any Clock<Duration>)? = nil,
     storeLockWaits: @escaping @Sendable () -> Int = { 0 },
@@ -127,7 +128,13 @@ public func buildApplicationWithServices(
     let feed = KioskFeed(
         environment: showroomEnvironment, floor: floor, builds: builds,
         counters: { relay?.counters() ?? registry.counters() })
-    let showroom = Showroom(floor: floor, feed: feed, renderer: renderer, taps: showroomEnvironment.taps)
+    // The journal's reader: another shop's API when `news` is given (`--news-url`), else this
+    // shop's own journal, read in process.
+    let journalFeed = JournalFeed(
+        news: news ?? .local(journal), clock: showroomEnvironment.clock, settings: configuration.journal,
+        taps: showroomEnvironment.taps)
+    let showroom = Showroom(
+        floor: floor, feed: feed, journal: journalFeed, renderer: renderer, taps: showroomEnvironment.taps)
     let services = LuthierServices(
         environment: sessionEnvironment,
         admin: metrics.measuring(admin, on: environment.clock),
@@ -322,7 +329,11 @@ public func buildRouter(
     }
     recording.addRoutes(build.endpoints)
     recording.addRoutes(guide.endpoints)
-    recording.addRoutes(JournalController(journal: services.journal, responses: responses).endpoints)
+    recording.addRoutes(
+        JournalController(
+            journal: services.journal, showroom: services.showroom, renderer: services.renderer,
+            responses: responses
+        ).endpoints)
     recording.addRoutes(checkout.endpoints)
     recording.addRoutes(orders.endpoints)
     recording.addRoutes(cart.endpoints)

@@ -1,4 +1,5 @@
 import LuthierDomain
+import LuthierFeatures
 
 /// What an operator can set on the command line; everything has a default that serves the shop.
 public struct LuthierConfiguration: Sendable {
@@ -74,6 +75,9 @@ public struct LuthierConfiguration: Sendable {
     /// The key session ids are signed with (32 bytes), shared by every instance of one shop, so
     /// that an id one instance issued is adopted by another; nil makes one for this process.
     public var sessionIDKey: [UInt8]? = nil
+    /// How the workshop journal's reader reads (`--news-stories`, `--news-timeout`,
+    /// `--news-refresh`): how many stories, the deadline of each request, how often.
+    public var journal = JournalFeature.Settings()
 
     public init(
         host: String = "0.0.0.0",

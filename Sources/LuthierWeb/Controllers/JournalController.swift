@@ -8,13 +8,24 @@ import LuthierFeatures
 /// first, and `item/{id}.json` is one story.
 struct JournalController: Sendable {
     let journal: JournalClient
+    let showroom: Showroom
+    let renderer: PageRenderer
     let responses: ResponseFactory
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
         routes.get("/api/v0/newstories.json", use: newStories)
         routes.get("/api/v0/item/{item}", use: item)
+        routes.get("/journal", use: page)
         return routes
+    }
+
+    /// `GET /journal`: the journal as the shop's reader holds it now (the kiosk's panel); with
+    /// JavaScript it follows the kiosk's stream, which carries the panel's changes.
+    @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let version = showroom.kioskFragments.version
+        let page = JournalPage(journal: showroom.journalPanel)
+        return responses.page(renderer.page(template: "journal", key: page) { page }, version: version, for: request)
     }
 
     static let jsonType = "application/json; charset=utf-8"
@@ -51,4 +62,10 @@ struct JournalController: Sendable {
             ByteBuffer(data: data), type: Self.jsonType, status: status, headers: [.cacheControl: "no-cache"],
             for: request)
     }
+}
+
+/// What the journal template shows.
+struct JournalPage: Hashable, Sendable {
+    /// The journal panel's HTML as the kiosk's fragments hold it.
+    let journal: String
 }

@@ -118,6 +118,12 @@ public final class FragmentStore: Sendable {
 
     /// The fragments changed after `version` (all of them for 0), in page order, and the version
     /// they bring the reader up to.
+    /// The HTML of `target` as last published: what a page drawn now shows for it, the same
+    /// bytes a stream opened now starts with.
+    public func html(of target: String) -> String? {
+        state.withLock { $0.entries[target]?.html }
+    }
+
     public func changes(since version: Int) -> (version: Int, fragments: [Fragment]) {
         let changes = changesAndNavigation(since: version)
         return (changes.version, changes.fragments)

@@ -25,7 +25,7 @@ struct KioskController: Sendable {
     /// `GET /kiosk`: rendered from the feed's current output, the same partials as the stream.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let version = showroom.kioskFragments.version
-        let page = KioskPage(output: showroom.feed.currentOutput)
+        let page = KioskPage(output: showroom.feed.currentOutput, journal: showroom.journalPanel)
         return responses.page(renderer.page(template: "kiosk", key: page) { page }, version: version, for: request)
     }
 
@@ -49,4 +49,6 @@ struct KioskController: Sendable {
 /// What the kiosk template shows.
 struct KioskPage: Hashable, Sendable {
     let output: KioskOutput
+    /// The journal panel's HTML as the kiosk's fragments hold it.
+    let journal: String
 }

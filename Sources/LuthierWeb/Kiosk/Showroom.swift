@@ -6,23 +6,32 @@ import LuthierFeatures
 public final class Showroom: Sendable {
     public let floor: WorkshopFloor
     public let feed: KioskFeed
+    /// The workshop journal's reader, whose panel the kiosk and `/journal` show.
+    public let journal: JournalFeed
     /// The kiosk page's fragments, shared by every kiosk stream (conflated like a session's).
     public let kioskFragments: FragmentStore
     private let renderer: PageRenderer
     /// The output `kioskFragments` was first rendered from: the renderer diffs against it first,
     /// so that a change made before the renderer starts (the floor's first load) is not lost.
     private let renderedOutput: KioskOutput
+    private let renderedJournal: JournalOutput
 
     /// Where the floor and the feed record their streams, for the shop's inspector.
     public let taps: TapRecorder?
 
-    init(floor: WorkshopFloor, feed: KioskFeed, renderer: PageRenderer, taps: TapRecorder? = nil) {
+    init(
+        floor: WorkshopFloor, feed: KioskFeed, journal: JournalFeed, renderer: PageRenderer, taps: TapRecorder? = nil
+    ) {
         self.taps = taps
         self.floor = floor
         self.feed = feed
+        self.journal = journal
         self.renderer = renderer
         renderedOutput = feed.currentOutput
-        kioskFragments = FragmentStore(initial: KioskFragments.table.all(renderedOutput, renderer: renderer))
+        renderedJournal = journal.currentOutput
+        kioskFragments = FragmentStore(
+            initial: KioskFragments.table.all(renderedOutput, renderer: renderer)
+                + JournalFragments.table.all(renderedJournal, renderer: renderer))
     }
 
     /// Renders each kiosk output's changed fragments once, for every kiosk stream.
@@ -34,8 +43,23 @@ public final class Showroom: Sendable {
         }
     }
 
+    /// Renders each journal output's changed panel once, into the same fragments: the kiosk's
+    /// stream carries it (and `/journal`'s, which follows that stream).
+    func renderJournal() async {
+        var previous = renderedJournal
+        for await output in journal.outputs() {
+            kioskFragments.publish(JournalFragments.table.changed(from: previous, to: output, renderer: renderer))
+            previous = output
+        }
+    }
+
+    /// The journal panel's HTML as last published: a page drawn now shows what a stream opened now
+    /// starts with (the reader may have moved on; its renderer then sends the change).
+    var journalPanel: String { kioskFragments.html(of: JournalFragments.stories) ?? "" }
+
     /// Ends every output and every kiosk stream (on shutdown).
     func close() {
+        journal.close()
         feed.close()
         floor.close()
         kioskFragments.finish()

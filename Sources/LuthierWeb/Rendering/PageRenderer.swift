@@ -8,11 +8,12 @@ public struct PageRenderer: Sendable {
     /// Templates the server cannot run without; their absence is a start-up error, not a 500 later.
     public static let requiredTemplates =
         [
-            "layout", "builder", "guide", "error", "checkout", "order", "cart", "admin-analytics", "admin-sign-in",
+            "layout", "builder", "guide", "journal", "error", "checkout", "order", "cart", "admin-analytics",
+            "admin-sign-in",
             "kiosk",
             "inspect", "admin", "admin-stock", "admin-orders", "admin-order", "admin-codes",
             "fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav",
-        ] + SessionFragments.table.templates + KioskFragments.table.templates
+        ] + SessionFragments.table.templates + KioskFragments.table.templates + JournalFragments.table.templates
 
     public enum LoadError: Error, CustomStringConvertible {
         case directoryMissing(String)
