@@ -69,6 +69,7 @@ struct JournalControllerTests {
             #expect(page.text.contains("<h1>The workshop journal</h1>"))
             #expect(page.text.contains(#"data-events="/kiosk/events""#))
             #expect(page.text.contains("Open day on Saturday"), "without JavaScript, the page has the stories")
+            #expect(try await app.get("/").text.contains(#"<a href="/journal">the workshop journal</a>"#))
             let kiosk = try await app.get("/kiosk")
             #expect(kiosk.text.contains("From the workshop journal"))
             #expect(kiosk.text.contains(panel))
