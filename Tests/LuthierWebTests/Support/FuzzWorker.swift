@@ -298,6 +298,8 @@ final class FuzzRecorder: Sendable {
     func countConnection() { state.withLock { $0.connections += 1 } }
 
     static let newCookie = "a new session cookie for a session that exists"
+    /// The refusal of a post whose session an order replaced while the post waited for its turn.
+    static let replacedSentence = "This session was replaced after an order in another window"
 
     /// The new cookies answered to requests whose id no order of the whole run replaced: those are
     /// failures. One whose id an order replaced was sent with the old id while another worker's
@@ -359,9 +361,14 @@ final class FuzzRecorder: Sendable {
                 jar.record(sent, replacedBy: set)
                 stale = true
             }
+            // A post acting on its session while another worker's order replaced it is refused
+            // with `409` and that sentence: right if an order of the run replaced the id, which
+            // may be judged after this answer, so it is judged when the run is over too.
+            let replacedMeanwhile =
+                response.status == 409 && String(buffer: response.body).contains(Self.replacedSentence)
             for problem in Self.problems(request, response)
             where !stale || problem.contains("server error") || problem.contains("Retry-After") {
-                if problem == Self.newCookie, let sent = request.sentSession {
+                if problem == Self.newCookie || replacedMeanwhile, let sent = request.sentSession {
                     // Judged when the run is over: the order that replaced this id may be judged
                     // after this answer (see `judgeLate()`).
                     state.withLock { state in
