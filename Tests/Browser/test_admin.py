@@ -18,16 +18,23 @@ from conftest import ADMIN_TOKEN
 from test_accessibility import violations
 
 
+def settled(driver) -> WebDriverWait:
+    """A bounded wait that reads through page loads: while a plain form's post navigates,
+    ChromeDriver may answer with an "inspector error" (the node left the document) rather than
+    "not yet", so that counts as not yet."""
+    return WebDriverWait(driver, WAIT, ignored_exceptions=(WebDriverException,))
+
+
 def click(driver, selector: str) -> None:
-    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
+    settled(driver).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
 
 
 def sign_in(admin, base_url: str) -> None:
     admin.get(base_url + "/admin")
-    WebDriverWait(admin, WAIT).until(EC.url_contains("/admin/sign-in"))
+    settled(admin).until(EC.url_contains("/admin/sign-in"))
     admin.find_element(By.ID, "admin-token").send_keys(ADMIN_TOKEN)
     click(admin, "#sign-in-form button[type=submit]")
-    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, "admin-counts")))
+    settled(admin).until(EC.presence_of_element_located((By.ID, "admin-counts")))
 
 
 def in_stock(admin, anchor: str) -> int:
@@ -42,8 +49,8 @@ def adjust(admin, anchor: str, change: int, note: str) -> None:
     row.find_element(By.NAME, "note").send_keys(note)
     row.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     # The post answers with the stock page again: the old one goes first.
-    WebDriverWait(admin, WAIT).until(EC.staleness_of(row))
-    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, anchor)))
+    settled(admin).until(EC.staleness_of(row))
+    settled(admin).until(EC.presence_of_element_located((By.ID, anchor)))
     assert in_stock(admin, anchor) == before + change
 
 
@@ -89,20 +96,20 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     click_label(customer, "fretboard", "blackLimba")
     wait_for_guitar(customer, dict(DEFAULT, fretboard="blackLimba"))
     click(customer, "#checkout-form button[type=submit]")
-    WebDriverWait(customer, WAIT).until(EC.url_contains("/checkout"))
+    settled(customer).until(EC.url_contains("/checkout"))
     wait_live(customer)
-    WebDriverWait(customer, WAIT).until(
+    settled(customer).until(
         EC.text_to_be_present_in_element((By.ID, "order-button"), "Model unavailable"))
 
     # Restocked: the customer's checkout turns orderable without a reload.
     adjust(admin, anchor, 1, "Found one in the back")
-    WebDriverWait(customer, WAIT).until(EC.text_to_be_present_in_element((By.ID, "order-button"), "Order now"))
+    settled(customer).until(EC.text_to_be_present_in_element((By.ID, "order-button"), "Order now"))
     # And a second customer's builder, open all along, drops the mark without a reload.
-    WebDriverWait(watcher, WAIT).until_not(
+    settled(watcher).until_not(
         EC.text_to_be_present_in_element((By.CSS_SELECTOR, "label[for=fretboard-blackLimba]"), "(out of stock)"))
     assert "Found one in the back" in admin.find_element(By.ID, "stock-adjustments").text
     click(customer, "#order-button")
-    link = WebDriverWait(customer, WAIT).until(EC.presence_of_element_located((By.ID, "order-link")))
+    link = settled(customer).until(EC.presence_of_element_located((By.ID, "order-link")))
     customer.get(link.get_attribute("href"))
     wait_live(customer)
     number = re.search(r"LU-[2-9A-Z]{6}", customer.find_element(By.TAG_NAME, "h1").text).group(0)
@@ -113,20 +120,18 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     audit(admin, "orders", audited)
     admin.find_element(By.ID, "search-number").send_keys(number[-4:].lower())
     click(admin, "#order-search button[type=submit]")
-    WebDriverWait(admin, WAIT).until(EC.url_contains("number="))
-    WebDriverWait(admin, WAIT).until(EC.element_to_be_clickable((By.LINK_TEXT, number))).click()
-    WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, "cancel-form")))
+    settled(admin).until(EC.url_contains("number="))
+    settled(admin).until(EC.element_to_be_clickable((By.LINK_TEXT, number))).click()
+    settled(admin).until(EC.presence_of_element_located((By.ID, "cancel-form")))
     audit(admin, "order", audited)
     admin.find_element(By.ID, "cancel-note").send_keys("The customer called")
     click(admin, "#cancel-form button[type=submit]")
-    # Without JavaScript the post navigates: while it does, ChromeDriver may answer with an
-    # "inspector error" (the node left the document) rather than "not yet"; wait through it.
-    WebDriverWait(admin, WAIT, ignored_exceptions=(WebDriverException,)).until(
+    settled(admin).until(
         EC.text_to_be_present_in_element((By.ID, "admin-order-stage"), "Cancelled"))
     assert "The customer called" in admin.find_element(By.ID, "stage-history").text
 
     # The customer's order page says so, live; the fretboard is back on the shelf.
-    WebDriverWait(customer, WAIT).until(EC.text_to_be_present_in_element((By.ID, "order-status"), "Cancelled"))
+    settled(customer).until(EC.text_to_be_present_in_element((By.ID, "order-status"), "Cancelled"))
     assert "cancelled this order" in customer.find_element(By.ID, "order-notice").text
     admin.get(base_url + "/admin/stock")
     assert in_stock(admin, anchor) == 1
@@ -137,11 +142,11 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     admin.find_element(By.ID, "new-code").send_keys(code)
     admin.find_element(By.ID, "new-percent").send_keys("15")
     click(admin, "#add-code-form button[type=submit]")
-    row = WebDriverWait(admin, WAIT).until(EC.presence_of_element_located((By.ID, f"code-{code}")))
+    row = settled(admin).until(EC.presence_of_element_located((By.ID, f"code-{code}")))
     assert "Works" in row.text
     audit(admin, "codes", audited)
     click(admin, f"#code-{code} button[type=submit]")
-    WebDriverWait(admin, WAIT).until(EC.text_to_be_present_in_element((By.ID, f"code-{code}"), "Expired"))
+    settled(admin).until(EC.text_to_be_present_in_element((By.ID, f"code-{code}"), "Expired"))
 
     admin.get(base_url + "/admin/analytics")
     audit(admin, "analytics", audited)
