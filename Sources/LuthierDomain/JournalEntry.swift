@@ -47,10 +47,7 @@ public struct JournalEntry: Hashable, Sendable {
     ///
     /// - Throws: `JournalRefusal` naming what is wrong.
     public static func owner(title: String, url: String? = nil) throws(JournalRefusal) -> JournalEntry {
-        let trimmed = title.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= longestTitle, !trimmed.contains(where: \.isNewline),
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { throw .title }
+        guard let trimmed = title.oneLine(longest: longestTitle) else { throw .title }
         if let url {
             guard url.count <= longestURL, let components = URLComponents(string: url),
                 ["http", "https"].contains(components.scheme?.lowercased() ?? ""), components.host?.isEmpty == false

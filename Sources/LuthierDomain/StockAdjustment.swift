@@ -28,10 +28,6 @@ public struct StockAdjustment: Hashable, Sendable, Codable {
     /// characters on one line, no control characters; nil when it is not one. The one rule for the
     /// admin's forms and the command line alike.
     public static func note(_ text: String) -> String? {
-        let note = text.trimmingCharacters(in: .whitespaces)
-        guard !note.isEmpty, note.count <= longestNote, !note.contains(where: \.isNewline),
-            !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { return nil }
-        return note
+        text.oneLine(longest: longestNote)
     }
 }
