@@ -55,6 +55,17 @@ private final class SinkLog: Sendable {
         #expect(store.state == 1_000)
     }
 
+    @Test func theRevisionCountsChangesOfTheStateAndNotActionsThatLeaveItEqual() {
+        let store = Self.store()
+        #expect(store.revision == 0)
+        store.send(.add(2))
+        store.send(.add(3))
+        #expect(store.revision == 2)
+        store.send(.add(0))
+        #expect(store.state == 5)
+        #expect(store.revision == 2)
+    }
+
     @Test func readersThatStopAreUnsubscribed() async {
         let store = Self.store()
         let task = Task {

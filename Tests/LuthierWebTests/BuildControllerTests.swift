@@ -88,6 +88,37 @@ struct BuildControllerTests {
         }
     }
 
+    @Test("a reload with nothing changed answers with the page drawn last; a change, or a cart's, draws again")
+    func reloadAnswersWithThePageDrawnLast() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
+            let first = try await app.get(cookie: cookie).text
+            let lookups = { () -> Int in
+                let pages = app.services.renderer.cacheStatistics.pages
+                return pages.hits + pages.misses
+            }
+            let afterFirst = lookups()
+            // The same states: the session's last page, not even a lookup in the render cache.
+            #expect(try await app.get(cookie: cookie).text == first)
+            #expect(lookups() == afterFirst)
+
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let changed = try await app.page(cookie: cookie)
+            #expect(changed.description == "Sky Long V with Mahogany body and Rosewood fretboard")
+            #expect(lookups() == afterFirst + 1)
+
+            // The cart's state counts too: the builder's page shows the cart's count.
+            #expect(try await app.scriptPost("/cart/items", form: "", cookie: cookie).status == 204)
+            let withCart = try await app.get(cookie: cookie).text
+            #expect(withCart != first)
+            #expect(lookups() == afterFirst + 2)
+            // Another page of the session is another page, though drawn from the same states.
+            #expect(try await app.get("/cart", cookie: cookie).text.contains("Sky Long V"))
+            #expect(try await app.get(cookie: cookie).text == withCart)
+        }
+    }
+
     static let forgedCookies: [String] = [
         "abc",
         String(repeating: "a", count: 63),

@@ -58,6 +58,21 @@ struct SessionSharedStoreTests {
         }
     }
 
+    @Test("a page drawn before another instance's change shows the change after it")
+    func pageDrawnBeforeAnotherInstancesChange() async throws {
+        let store = MemorySessionStore(shared: true)
+        try await Self.twoInstances(store) { first, second in
+            let cookie = try await first.newSession()
+            #expect(try await first.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
+            // The second draws the session's page (and remembers it), then the first changes it
+            // once: the second's new shop has made as many changes of its own as the old one had.
+            #expect(try await second.page(cookie: cookie).description?.hasPrefix("Natural Long V") == true)
+            #expect(try await second.page(cookie: cookie).description?.hasPrefix("Natural Long V") == true)
+            #expect(try await first.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            #expect(try await second.page(cookie: cookie).description?.hasPrefix("Sky Long V") == true)
+        }
+    }
+
     @Test("a request finds the session as stored even before the other instance's notice arrives")
     func requestCatchesUpBeforeTheNotice() async throws {
         let store = MemorySessionStore(shared: true)

@@ -125,6 +125,9 @@ public final class BuildViewModel: Sendable {
 
     /// The state after the latest applied input, without waiting: what a session saves.
     public var latestState: BuildState { store.state }
+    /// How many times the state has changed (`Store.revision`): what a page drawn from it is
+    /// remembered by.
+    public var stateRevision: UInt64 { store.revision }
 
     /// The session's checkout, if one has been made and not left: the model of the checkout the
     /// state holds, made the first time it is asked for, the one before closed.

@@ -110,6 +110,9 @@ public final class CartViewModel: Sendable {
 
     /// What a session saves.
     public var latestState: CartState { store.state }
+    /// How many times the state has changed (`Store.revision`): what a page drawn from it is
+    /// remembered by.
+    public var stateRevision: UInt64 { store.revision }
 
     public var currentOutput: CartOutput { output.output(for: store.state) }
 

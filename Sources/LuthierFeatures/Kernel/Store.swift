@@ -14,6 +14,10 @@ public final class Store<R: Reducer>: Sendable {
     private struct Core {
         /// The state, kept once: its readers are told of each new one, and a new reader starts from it.
         var state: State
+        /// How many times the state has changed: a reader that kept something drawn from the
+        /// state at one revision knows it still shows the state while the revision is the same,
+        /// without comparing (or even copying) the state.
+        var revision: UInt64 = 0
         var readers = BroadcastReaders<State>()
         var running: [Int: (id: EffectID?, task: Task<[Action], Never>)] = [:]
         var nextToken = 0
@@ -53,6 +57,10 @@ public final class Store<R: Reducer>: Sendable {
 
     /// The state now.
     public var state: State { core.withLock { $0.state } }
+
+    /// The number of changes of the state so far (`Core.revision`): equal revisions of one store
+    /// are equal states.
+    public var revision: UInt64 { core.withLock { $0.revision } }
 
     /// Every state from the current one on, conflated for a slow reader (its latest value wins).
     public func states() -> AsyncStream<State> {
@@ -139,6 +147,7 @@ public final class Store<R: Reducer>: Sendable {
             // Equal states are left out (`removeDuplicates`).
             let delivery = changed ? core.readers.offer(next) : BroadcastDelivery(sinks: [])
             core.state = next
+            if changed { core.revision &+= 1 }
             if fedBack { feedback?.yield((action, core.state)) }
             for id in effect.cancellations {
                 for (token, running) in core.running where running.id == id {

@@ -21,7 +21,7 @@ struct BuildController: Sendable {
 
     /// `GET /`: the whole builder, rendered from the session's current output.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        try await sessions.page(request, context) { session in
+        try await sessions.page(request, context, drawnFromBuildAndCart: "builder") { session in
             let page = BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput)
             return renderer.page(template: "builder", key: page.key) { page }
         }

@@ -22,7 +22,7 @@ struct CartController: Sendable {
 
     /// `GET /cart`: every line with its picture, quantity controls and totals.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        try await sessions.page(request, context) { session in
+        try await sessions.page(request, context, drawnFromBuildAndCart: "cart") { session in
             let key = CartView.Key(cart: session.cart.currentOutput, button: session.build.currentOutput.checkoutButton)
             return renderer.page(template: "cart", key: key) {
                 CartPage(cart: key.cart, view: CartView(cart: key.cart, checkoutButton: key.button))

@@ -31,7 +31,7 @@ struct GuideController: Sendable {
 
     /// `GET /guide`: the step the session's guide is at (the first for a new one).
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        try await sessions.page(request, context) { session in
+        try await sessions.page(request, context, drawnFromBuildAndCart: "guide") { session in
             let page = GuidePage(
                 cart: session.cart.currentOutput, guide: session.build.currentOutput.guide ?? Self.newGuide)
             return renderer.page(template: "guide", key: page.key) { page }

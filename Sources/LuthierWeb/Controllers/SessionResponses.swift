@@ -34,6 +34,18 @@ struct SessionResponses: Sendable {
         return responses.page(render(session), version: version, for: request)
     }
 
+    /// As `page(_:_:_:)`, for a page drawn from nothing but the session's builder and cart
+    /// outputs: a reload while neither has changed answers with the page drawn last
+    /// (`Session.page(drawnFromBuildAndCart:draw:)`).
+    func page(
+        _ request: Request, _ context: LuthierRequestContext, drawnFromBuildAndCart template: String,
+        _ render: (Session) -> RenderedPage
+    ) async throws -> Response {
+        try await page(request, context) { session in
+            session.page(drawnFromBuildAndCart: template, draw: render)
+        }
+    }
+
     /// Gives the session a new id (after an order); the answer then carries it, as every answer
     /// to a request with a replaced id does. A failure to store the new id is logged and the old
     /// id kept: the order stands either way.

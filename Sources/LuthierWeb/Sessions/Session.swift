@@ -43,6 +43,22 @@ public final class Session: Sendable {
         var shop: ShopSession
         var driven = false
         var closed = false
+        /// The page last drawn from this shop's builder and cart; forgotten with the shop.
+        var drawn: DrawnPage?
+    }
+
+    /// A page as last drawn for the session, with what it was drawn from: its template and the
+    /// revisions of the builder's and the cart's states. While both revisions are the same, so is
+    /// the page, and a reload is answered without building its cache key, hashing it or looking
+    /// it up (which was most of a cached page's cost).
+    ///
+    /// The page is held weakly: the render cache bounds what pages cost in all, and a session
+    /// must not keep alive one the cache let go.
+    private struct DrawnPage {
+        let template: String
+        let build: UInt64
+        let cart: UInt64
+        weak var page: RenderedPage?
     }
 
     private struct Saving {
@@ -84,6 +100,28 @@ public final class Session: Sendable {
         fragments = FragmentStore(
             initial: SessionFragments.table.all(shop.currentOutput, renderer: renderer),
             navigation: shop.initialNavigation, stopwatch: stopwatch)
+    }
+
+    /// The page `template` of the session, drawn by `draw` from nothing but the builder's and the
+    /// cart's outputs (the builder, the cart, the guide): the one drawn last when neither state
+    /// has changed since (`DrawnPage`).
+    ///
+    /// The revisions are read before drawing, so a page is remembered by revisions no newer than
+    /// the states it shows: a change meanwhile makes the next request draw again, never show
+    /// an older page.
+    func page(drawnFromBuildAndCart template: String, draw: (Session) -> RenderedPage) -> RenderedPage {
+        let (shop, drawn) = held.withLock { ($0.shop, $0.drawn) }
+        let build = shop.build.stateRevision
+        let cart = shop.cart.stateRevision
+        if let drawn, drawn.build == build, drawn.cart == cart, drawn.template == template, let page = drawn.page {
+            return page
+        }
+        let page = draw(self)
+        held.withLock { held in
+            guard held.shop === shop else { return }
+            held.drawn = DrawnPage(template: template, build: build, cart: cart, page: page)
+        }
+        return page
     }
 
     /// A brand-new session's snapshot: random anonymous keys, the standard guitar, an empty cart.
@@ -219,6 +257,8 @@ public final class Session: Sendable {
             guard !held.closed else { return nil }
             let old = held.shop
             held.shop = factory.shop(of: snapshot, taps: old.taps)
+            // The new shop's stores count their revisions afresh.
+            held.drawn = nil
             if held.driven { start(held.shop) }
             return old
         }
