@@ -27,6 +27,28 @@ import Testing
             let first = CRC32.checksum(whole[..<split])
             let second = CRC32.checksum(whole[split...])
             #expect(CRC32.combine(first, second, secondLength: whole.count - split) == CRC32.checksum(whole))
+            #expect(CRC32.checksum(whole[split...], continuing: first) == CRC32.checksum(whole))
+            let appending = CRC32.Appending(length: whole.count - split)
+            #expect(appending.combine(first, second) == CRC32.checksum(whole))
+        }
+        // One map of appending serves any first part.
+        let appending = CRC32.Appending(length: 9)
+        for first in ["", "a", Self.page] {
+            let crc = CRC32.checksum(Array(first.utf8))
+            #expect(appending.combine(crc, 0xCBF4_3926) == CRC32.checksum(Array((first + "123456789").utf8)))
+        }
+    }
+
+    @Test("a page's head, a few bytes stored, and its tail join into one stream with the whole's checksum")
+    func joinedInserting() throws {
+        let head = "<!doctype html><body"
+        let tail = String(repeating: " class=\"x\"><p>A guitar built by hand.</p>", count: 80)
+        let tailSegment = try DeflateSegment(compressing: ByteBuffer(string: tail))
+        for inserted in ["", " data-version=\"7\"", String(repeating: "y", count: 70_000)] {
+            let body = GzipBody.joined(
+                try DeflateSegment(compressing: ByteBuffer(string: head)), inserting: Array(inserted.utf8),
+                tailSegment, appendingTail: CRC32.Appending(length: tailSegment.length))
+            #expect(try Self.inflate(body) == head + inserted + tail)
         }
     }
 

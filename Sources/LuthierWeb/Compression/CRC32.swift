@@ -10,9 +10,10 @@ enum CRC32 {
         return crc
     }
 
-    /// The checksum of `bytes`.
-    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var value = ~UInt32(0)
+    /// The checksum of `bytes`; with `previous`, of the bytes whose checksum that is followed by
+    /// `bytes` (the register goes on where it stopped).
+    static func checksum(_ bytes: some Sequence<UInt8>, continuing previous: UInt32 = 0) -> UInt32 {
+        var value = ~previous
         for byte in bytes { value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8) }
         return ~value
     }
@@ -30,6 +31,34 @@ enum CRC32 {
             power += 1
         }
         return crc ^ second
+    }
+
+    /// Appending a part of one length, made once and applied to many checksums: a cached page's
+    /// part after its version is the same for every answer, so the map of appending it is the
+    /// product of `zeroBytes` for each bit of its length, multiplied out once per page; per answer
+    /// it is one product of a matrix and a vector, where `combine` would make up to one per bit.
+    struct Appending: Sendable {
+        private let matrix: [UInt32]
+        let length: Int
+
+        init(length: Int) {
+            var matrix = (0..<32).map { UInt32(1) << $0 }
+            var remaining = length
+            var power = 0
+            while remaining > 0 {
+                if remaining & 1 == 1 { matrix = matrix.map { CRC32.times(CRC32.zeroBytes[power], $0) } }
+                remaining >>= 1
+                power += 1
+            }
+            self.matrix = matrix
+            self.length = length
+        }
+
+        /// The checksum of a part with checksum `first` followed by a part of `length` bytes with
+        /// checksum `second`: `combine(first, second, secondLength: length)`.
+        func combine(_ first: UInt32, _ second: UInt32) -> UInt32 {
+            CRC32.times(matrix, first) ^ second
+        }
     }
 
     /// The maps (32×32 matrices over GF(2), a column per bit) of appending 1, 2, 4, … zero bytes.

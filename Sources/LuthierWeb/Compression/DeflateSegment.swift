@@ -34,7 +34,21 @@ struct DeflateSegment: Sendable {
     /// `bytes` as they are, in stored blocks: for a few bytes that differ per answer, where
     /// compressing would cost more than it saves.
     init(storing bytes: some Collection<UInt8>) {
-        var output = ByteBufferAllocator().buffer(capacity: bytes.count + 5 * (bytes.count / 65_535 + 1))
+        var output = ByteBufferAllocator().buffer(capacity: Self.storedSize(bytes.count))
+        Self.writeStored(bytes, into: &output)
+        deflated = output
+        crc = CRC32.checksum(bytes)
+        length = bytes.count
+    }
+
+    /// The size of `count` bytes in stored blocks (at most 65,535 bytes each, after 5 bytes of
+    /// header).
+    static func storedSize(_ count: Int) -> Int {
+        count + 5 * (count / 65_535 + 1)
+    }
+
+    /// Writes `bytes` as stored blocks, none of them the last.
+    static func writeStored(_ bytes: some Collection<UInt8>, into output: inout ByteBuffer) {
         var rest = bytes[...]
         repeat {
             let block = rest.prefix(65_535)
@@ -45,8 +59,5 @@ struct DeflateSegment: Sendable {
             output.writeInteger(~UInt16(block.count), endianness: .little)
             output.writeBytes(block)
         } while !rest.isEmpty
-        deflated = output
-        crc = CRC32.checksum(bytes)
-        length = bytes.count
     }
 }

@@ -58,6 +58,26 @@ enum GzipBody {
         return body
     }
 
+    /// A cached page's answer in one buffer: `head`, then `inserted` (the few bytes that differ
+    /// per answer) stored as they are, then `tail`. The checksum goes on from the head's through
+    /// the inserted bytes and is carried over the tail by `tail`'s `Appending`, made once per
+    /// page: nothing per answer costs more than copying the bytes.
+    static func joined(
+        _ head: DeflateSegment, inserting inserted: [UInt8], _ tail: DeflateSegment, appendingTail: CRC32.Appending
+    ) -> ByteBuffer {
+        let size =
+            header.count + head.deflated.readableBytes + DeflateSegment.storedSize(inserted.count)
+            + tail.deflated.readableBytes + lastBlock.count + 8
+        var body = ByteBufferAllocator().buffer(capacity: size)
+        body.writeBytes(header)
+        body.writeImmutableBuffer(head.deflated)
+        DeflateSegment.writeStored(inserted, into: &body)
+        body.writeImmutableBuffer(tail.deflated)
+        let crc = appendingTail.combine(CRC32.checksum(inserted, continuing: head.crc), tail.crc)
+        writeClosing(crc: crc, length: head.length + inserted.count + tail.length, into: &body)
+        return body
+    }
+
     /// `bytes` compressed at once, for an answer that is not cached (an error page, a trace).
     static func compressing(_ bytes: ByteBuffer) throws -> ByteBuffer {
         joined([try DeflateSegment(compressing: bytes)])

@@ -21,8 +21,9 @@ final class RenderedPage: Sendable {
 
     private struct Gzipped {
         let head: DeflateSegment
-        /// The bytes after `split`, apart; nil when there is no split.
-        let tail: DeflateSegment?
+        /// The bytes after `split`, apart, and the map of appending them to a checksum; nil when
+        /// there is no split.
+        let tail: (segment: DeflateSegment, appending: CRC32.Appending)?
     }
 
     private static let bodyTag = Array("<body".utf8)
@@ -46,9 +47,9 @@ final class RenderedPage: Sendable {
     func gzipped(version: Int?) -> ByteBuffer? {
         guard let gzip = segments else { return nil }
         guard let tail = gzip.tail else { return GzipBody.joined([gzip.head]) }
-        guard let version else { return GzipBody.joined([gzip.head, tail]) }
-        let attribute = DeflateSegment(storing: Array(Self.attribute(version).utf8))
-        return GzipBody.joined([gzip.head, attribute, tail])
+        guard let version else { return GzipBody.joined([gzip.head, tail.segment]) }
+        return GzipBody.joined(
+            gzip.head, inserting: Array(Self.attribute(version).utf8), tail.segment, appendingTail: tail.appending)
     }
 
     /// The bytes before and after `split`, sharing the page's storage.
@@ -70,7 +71,10 @@ final class RenderedPage: Sendable {
 
     private func compress() throws -> Gzipped {
         guard let (head, tail) = halves else { return Gzipped(head: try DeflateSegment(compressing: bytes), tail: nil) }
-        return Gzipped(head: try DeflateSegment(compressing: head), tail: try DeflateSegment(compressing: tail))
+        let tailSegment = try DeflateSegment(compressing: tail)
+        return Gzipped(
+            head: try DeflateSegment(compressing: head),
+            tail: (tailSegment, CRC32.Appending(length: tailSegment.length)))
     }
 
     private static func attribute(_ version: Int) -> String { " data-version=\"\(version)\"" }
