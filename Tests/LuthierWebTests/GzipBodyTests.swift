@@ -78,6 +78,16 @@ import Testing
             #expect(try Self.inflate(try #require(page.gzipped(version: version))) == plain)
             if let version { #expect(plain.contains("<body data-version=\"\(version)\" class=\"x\">")) }
         }
+        // The same version again is the same answer, shared, not put together again; another
+        // version in between is put together for itself.
+        let address = { (buffer: ByteBuffer) in buffer.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } }
+        let first = try #require(page.gzipped(version: 5))
+        #expect(address(try #require(page.gzipped(version: 5))) == address(first))
+        let other = try #require(page.gzipped(version: 6))
+        #expect(address(other) != address(first))
+        #expect(try Self.inflate(other) == String(buffer: page.plain(version: 6)))
+        #expect(try Self.inflate(try #require(page.gzipped(version: 5))) == String(buffer: page.plain(version: 5)))
+        #expect(try Self.inflate(try #require(page.gzipped(version: nil))) == Self.page)
         let compressed = try #require(page.gzipped(version: 12)).readableBytes
         #expect(compressed * 4 < Self.page.utf8.count, "\(compressed) bytes for \(Self.page.utf8.count)")
         // A page without a body tag has nowhere for a version: it is sent whole.

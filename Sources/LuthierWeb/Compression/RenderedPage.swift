@@ -6,7 +6,9 @@ import Synchronization
 /// answers a browser that accepts gzip without compressing anything per answer.
 ///
 /// The segments are made when a client first asks for gzip, once (a second asker waits for the
-/// first's), so a client that never asks (a script, a test) costs no compression.
+/// first's), so a client that never asks (a script, a test) costs no compression. The segments
+/// and the last gzip answer together hold less than the plain bytes (gzip makes a page about a
+/// quarter of its size): the render cache counts a page twice (`heldBytes`).
 final class RenderedPage: Sendable {
     let bytes: ByteBuffer
     /// The offset just after `<body`, where the version goes; nil for a page without a body tag.
@@ -15,8 +17,18 @@ final class RenderedPage: Sendable {
 
     private enum Compression {
         case notYet
-        /// nil when the page could not be compressed (it is then always sent plain).
-        case done(Gzipped?)
+        /// The page could not be compressed: it is always sent plain.
+        case failed
+        /// The segments, and the last gzip answer put together from them.
+        case done(Gzipped, last: Answer?)
+    }
+
+    /// A gzip answer and the version it carries: asked for again (a reload of a session that did
+    /// not change meanwhile, every new visitor's blank page, which carries none), it is the same
+    /// bytes, shared rather than copied again.
+    private struct Answer {
+        let version: Int?
+        let body: ByteBuffer
     }
 
     private struct Gzipped {
@@ -27,6 +39,10 @@ final class RenderedPage: Sendable {
     }
 
     private static let bodyTag = Array("<body".utf8)
+
+    /// What the page holds at most, as the render cache counts it: its plain bytes, and as much
+    /// again for its compressed segments and its last gzip answer.
+    var heldBytes: Int { bytes.readableBytes * 2 }
 
     init(_ bytes: ByteBuffer) {
         self.bytes = bytes
@@ -45,11 +61,26 @@ final class RenderedPage: Sendable {
 
     /// The gzip answer's body, likewise; nil when the page could not be compressed.
     func gzipped(version: Int?) -> ByteBuffer? {
-        guard let gzip = segments else { return nil }
+        let (gzip, last) = compressed.withLock { state -> (Gzipped?, Answer?) in
+            if case .notYet = state { state = (try? compress()).map { .done($0, last: nil) } ?? .failed }
+            guard case .done(let gzip, let last) = state else { return (nil, nil) }
+            return (gzip, last)
+        }
+        guard let gzip else { return nil }
+        if let last, last.version == version { return last.body }
+        let body = Self.joined(gzip, version: version)
+        compressed.withLock { state in
+            guard case .done(let gzip, _) = state else { return }
+            state = .done(gzip, last: Answer(version: version, body: body))
+        }
+        return body
+    }
+
+    private static func joined(_ gzip: Gzipped, version: Int?) -> ByteBuffer {
         guard let tail = gzip.tail else { return GzipBody.joined([gzip.head]) }
         guard let version else { return GzipBody.joined([gzip.head, tail.segment]) }
         return GzipBody.joined(
-            gzip.head, inserting: Array(Self.attribute(version).utf8), tail.segment, appendingTail: tail.appending)
+            gzip.head, inserting: Array(attribute(version).utf8), tail.segment, appendingTail: tail.appending)
     }
 
     /// The bytes before and after `split`, sharing the page's storage.
@@ -58,15 +89,6 @@ final class RenderedPage: Sendable {
             let tail = bytes.getSlice(at: bytes.readerIndex + split, length: bytes.readableBytes - split)
         else { return nil }
         return (head, tail)
-    }
-
-    private var segments: Gzipped? {
-        compressed.withLock { state in
-            if case .done(let gzipped) = state { return gzipped }
-            let gzipped = try? compress()
-            state = .done(gzipped)
-            return gzipped
-        }
     }
 
     private func compress() throws -> Gzipped {

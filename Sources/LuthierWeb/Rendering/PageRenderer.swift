@@ -37,7 +37,7 @@ public struct PageRenderer: Sendable {
     private let fragments = RenderCache<String>(maxEntries: 4096, maxBytes: 32 << 20) { $0.utf8.count }
     /// Whole pages, ready to send: a reload or a second tab costs a lookup, not a render.
     /// (A page's gzip segments, once made, add about a quarter to the bytes it is counted for.)
-    private let pages = RenderCache<RenderedPage>(maxEntries: 1024, maxBytes: 32 << 20) { $0.bytes.readableBytes }
+    private let pages = RenderCache<RenderedPage>(maxEntries: 1024, maxBytes: 64 << 20) { $0.heldBytes }
 
     /// The files of `Public/` the templates link, each as a partial `asset/<name>` that writes its
     /// address: fingerprinted (`/styles.<hash>.css`) when the catalog has it, so a page always
