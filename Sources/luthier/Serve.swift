@@ -132,7 +132,7 @@ struct Serve: AsyncParsableCommand {
 
     /// How the log is written.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-        /// One readable line per record (swift-log's own format).
+        /// One readable line per record, in swift-log's own format (`TextLogHandler`).
         case text
         /// One JSON object per line, for log shippers (`JSONLogHandler`).
         case json
@@ -235,7 +235,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger =
             switch logFormat {
-            case .text: Logger(label: "luthier")
+            case .text:
+                Logger(label: "luthier") { [timestamps = LogTimestamps()] in
+                    TextLogHandler(label: $0, timestamps: timestamps)
+                }
             case .json: Logger(label: "luthier") { JSONLogHandler(label: $0) }
             }
         logger.logLevel =
