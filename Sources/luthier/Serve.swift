@@ -320,7 +320,7 @@ struct Serve: AsyncParsableCommand {
                 let urls = ServerAddresses.urls(host: host, port: port)
                 switch logFormat {
                 case .text:
-                    FileHandle.standardOutput.write(Data(urls.map { "Luthier is serving on \($0)\n" }.joined().utf8))
+                    StandardOutput.write(urls.map { "Luthier is serving on \($0)\n" }.joined())
                 case .json:
                     // Every line of a JSON log is a record, the addresses too.
                     for url in urls { logger.info("Luthier is serving on \(url)", metadata: ["url": "\(url)"]) }

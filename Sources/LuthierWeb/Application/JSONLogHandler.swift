@@ -21,7 +21,7 @@ public struct JSONLogHandler: LogHandler {
     ///   - write: takes one whole line, newline included (standard output by default).
     public init(
         label: String, now: @escaping @Sendable () -> Date = { Date() },
-        write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardOutput
+        write: @escaping @Sendable (String) -> Void = StandardOutput.write
     ) {
         self.label = label
         self.now = now
@@ -49,11 +49,6 @@ public struct JSONLogHandler: LogHandler {
             line += ServerSentEvent.jsonString(key) + ":" + ServerSentEvent.jsonString(value)
         }
         write(line + "}\n")
-    }
-
-    /// One `write` of the whole line, so that lines from two threads never interleave.
-    public static let standardOutput: @Sendable (String) -> Void = { line in
-        FileHandle.standardOutput.write(Data(line.utf8))
     }
 
     /// RFC 3339 in UTC with milliseconds, as log shippers parse it.

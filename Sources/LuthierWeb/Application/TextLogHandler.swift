@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import Synchronization
 
@@ -36,7 +35,7 @@ public struct TextLogHandler: LogHandler {
     ///   - write: takes one whole line, newline included (standard output by default).
     public init(
         label: String, timestamps: LogTimestamps,
-        write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardOutput
+        write: @escaping @Sendable (String) -> Void = StandardOutput.write
     ) {
         self.label = label
         self.timestamps = timestamps
