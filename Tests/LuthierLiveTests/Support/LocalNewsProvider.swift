@@ -53,26 +53,8 @@ final class LocalNewsProvider: Sendable {
         router.get("v0/item/{item}") { _, context in
             await self.respond("v0/item/\(context.parameters.get("item") ?? "")")
         }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port { portContinuation.yield(port) }
-                portContinuation.finish()
-            },
-            logger: Logger(label: "LocalNewsProvider", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            defer {
-                stop()
-                group.cancelAll()
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)") else {
-                throw ProviderDidNotStart()
-            }
+        try await withLoopbackServer(router, label: "LocalNewsProvider", settle: stop) { port in
+            guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw ProviderDidNotStart() }
             try await body(url)
         }
     }

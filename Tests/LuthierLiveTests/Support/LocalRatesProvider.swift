@@ -57,30 +57,9 @@ final class LocalRatesProvider: Sendable {
     func run(_ body: @Sendable (URL) async throws -> Void) async throws {
         let router = Router()
         router.get("rates") { _, _ in try await self.respond() }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port { portContinuation.yield(port) }
-                portContinuation.finish()
-            },
-            logger: Logger(label: "LocalRatesProvider", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), let url = URL(string: "http://127.0.0.1:\(port)/rates") else {
-                throw ProviderDidNotStart()
-            }
-            do {
-                try await body(url)
-            } catch {
-                releaseHeldRequests()
-                throw error
-            }
-            releaseHeldRequests()
+        try await withLoopbackServer(router, label: "LocalRatesProvider", settle: releaseHeldRequests) { port in
+            guard let url = URL(string: "http://127.0.0.1:\(port)/rates") else { throw ProviderDidNotStart() }
+            try await body(url)
         }
     }
 
