@@ -22,14 +22,7 @@ import Testing
     ) async throws {
         let provider = LocalRatesProvider(behaviour)
         try await provider.run { url in
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
-                try await body(provider, url, client)
-            } catch {
-                try await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
+            try await withHTTPClient { client in try await body(provider, url, client) }
         }
     }
 

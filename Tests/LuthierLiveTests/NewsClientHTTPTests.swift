@@ -22,14 +22,7 @@ struct NewsClientHTTPTests {
     ) async throws {
         let provider = LocalNewsProvider()
         try await provider.run { url in
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
-                try await body(provider, url, client)
-            } catch {
-                try await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
+            try await withHTTPClient { client in try await body(provider, url, client) }
         }
     }
 
