@@ -188,16 +188,14 @@ public actor HTTPExchangeRateProvider {
             throw FetchFailure.unreachable(String(describing: error))
         }
         guard response.status.code == 200 else { throw FetchFailure.status(Int(response.status.code)) }
-        var body = Data()
-        do {
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= maximumBodyBytes else { throw FetchFailure.tooLarge }
-                body.append(contentsOf: chunk.readableBytesView)
-            }
-        } catch let failure as FetchFailure {
-            throw failure
+        let body: Data
+        do throws(HTTPClientResponse.BodyFailure) {
+            body = try await response.wholeBody(upTo: maximumBodyBytes)
         } catch {
-            throw FetchFailure.unreachable(String(describing: error))
+            switch error {
+            case .tooLarge: throw FetchFailure.tooLarge
+            case .unreadable(let error): throw FetchFailure.unreachable(String(describing: error))
+            }
         }
         return try RatesResponse.decode(body)
     }

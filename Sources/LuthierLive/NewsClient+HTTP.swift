@@ -42,17 +42,13 @@ extension NewsClient {
             throw NewsError.addressUnreachable(url)
         }
         guard response.status.code == 200 else { throw NewsError.invalidResponse }
-        var body = Data()
-        do {
-            for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= maximumBodyBytes else { throw NewsError.invalidResponse }
-                body.append(contentsOf: chunk.readableBytesView)
-            }
-        } catch let error as NewsError {
-            throw error
+        do throws(HTTPClientResponse.BodyFailure) {
+            return try await response.wholeBody(upTo: maximumBodyBytes)
         } catch {
-            throw NewsError.addressUnreachable(url)
+            switch error {
+            case .tooLarge: throw NewsError.invalidResponse
+            case .unreadable: throw NewsError.addressUnreachable(url)
+            }
         }
-        return body
     }
 }

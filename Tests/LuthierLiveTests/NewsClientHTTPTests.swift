@@ -43,6 +43,15 @@ struct NewsClientHTTPTests {
             }
             provider.set("v0/newstories.json", .answer(#"{"not":"a list"}"#))
             await #expect(throws: NewsError.invalidResponse) { try await news.newStoryIDs() }
+            // A story padded (with JSON's own spaces) to the size bound is read; a byte more is
+            // refused unread, though it would decode.
+            let story = Self.storyJSON(6, time: 1_800_000_000)
+            let padding = NewsClient.maximumBodyBytes - story.utf8.count
+            provider.set("v0/item/6.json", .answer(String(repeating: " ", count: padding) + story))
+            #expect(try await news.story(6).title == "Story 6")
+            let next = Self.storyJSON(7, time: 1_800_000_000)
+            provider.set("v0/item/7.json", .answer(String(repeating: " ", count: padding + 1) + next))
+            await #expect(throws: NewsError.invalidResponse) { try await news.story(7) }
         }
         // Nothing listening at the address. (The client's own connect timeout is cut short: on a
         // refused connection it tries again until then; the reader's deadline bounds it in the shop.)
