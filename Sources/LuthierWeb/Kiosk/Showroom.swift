@@ -36,19 +36,23 @@ public final class Showroom: Sendable {
 
     /// Renders each kiosk output's changed fragments once, for every kiosk stream.
     func renderKiosk() async {
-        var previous = renderedOutput
-        for await output in feed.outputs() {
-            kioskFragments.publish(KioskFragments.table.changed(from: previous, to: output, renderer: renderer))
-            previous = output
-        }
+        await render(feed.outputs(), from: renderedOutput, with: KioskFragments.table)
     }
 
     /// Renders each journal output's changed panel once, into the same fragments: the kiosk's
     /// stream carries it (and `/journal`'s, which follows that stream).
     func renderJournal() async {
-        var previous = renderedJournal
-        for await output in journal.outputs() {
-            kioskFragments.publish(JournalFragments.table.changed(from: previous, to: output, renderer: renderer))
+        await render(journal.outputs(), from: renderedJournal, with: JournalFragments.table)
+    }
+
+    /// Publishes what `table` renders differently for each of `outputs` than for the one before,
+    /// starting from `first` (the output the fragments were first rendered from).
+    private func render<Output: Sendable>(
+        _ outputs: some AsyncSequence<Output, Never>, from first: Output, with table: FragmentTable<Output>
+    ) async {
+        var previous = first
+        for await output in outputs {
+            kioskFragments.publish(table.changed(from: previous, to: output, renderer: renderer))
             previous = output
         }
     }
