@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import LuthierWeb
@@ -31,6 +32,20 @@ struct EventStreamHubTests {
         hub.beat()
         #expect(hub.heartbeat == 2)
         for stream in streams { #expect(await stream.count() == 2) }
+    }
+
+    @Test("a stream woken by a beat can read the hub at once, and sees that beat")
+    func wakerReadsTheHeartbeatWhenWoken() {
+        // As a stream's catch-up does on its event loop, possibly while the beat is still waking
+        // the others: the beat neither holds the hub's lock while waking nor counts after it.
+        let hub = EventStreamHub()
+        let seen = Mutex<[Int]>([])
+        for _ in 0..<3 {
+            _ = hub.register(StreamWaker(wake: { seen.withLock { $0.append(hub.heartbeat) } }, finish: {}))
+        }
+        hub.beat()
+        hub.beat()
+        #expect(seen.withLock { $0 } == [1, 1, 1, 2, 2, 2])
     }
 
     @Test("with slices each beat wakes one slice, and a round of beats wakes every stream exactly once")

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import LuthierWeb
@@ -77,6 +78,26 @@ struct FragmentStoreTests {
         for await _ in wakes { count += 1 }
         #expect(count == 1)
         #expect(store.subscriberCount == 0)
+    }
+
+    @Test("a stream woken by a change can read the store at once, and reads that change")
+    func wakerReadsTheStoreWhenWoken() throws {
+        // An event loop woken by a publish catches up at once, on another thread, while the
+        // publisher may still be waking the other streams: a publisher that woke them under the
+        // store's lock made each catch-up wait for the last wake. Reading from inside `wake` is
+        // the same catch-up on the publisher's own thread, which the lock would not let through.
+        let store = Self.initialStore()
+        let seen = Mutex<[[String]]>([])
+        let start = store.version
+        for _ in 0..<3 {
+            _ = try #require(
+                store.addWaker(
+                    StreamWaker(
+                        wake: { seen.withLock { $0.append(store.changes(since: start).fragments.map(\.html)) } },
+                        finish: {})))
+        }
+        store.publish([Fragment(target: "guitar-price", html: "p1")])
+        #expect(seen.withLock { $0 } == Array(repeating: ["p1"], count: 3))
     }
 
     @Test("finishing ends every waker, refuses new ones and ignores later publishes")

@@ -48,7 +48,6 @@ public final class EventStreamHub: Sendable {
     }
 
     private struct State {
-        var heartbeat = 0
         var streams: [Int: Stream] = [:]
         var nextID = 0
         var kioskStreams = 0
@@ -80,6 +79,8 @@ public final class EventStreamHub: Sendable {
     /// Catch-ups that skipped versions: a stream whose reader fell behind got the newest state
     /// instead of every change.
     private let conflations = Atomic<Int>(0)
+    /// Heartbeats since the start (`heartbeat`).
+    private let beats = Atomic<Int>(0)
 
     public init(
         slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
@@ -174,7 +175,10 @@ public final class EventStreamHub: Sendable {
     }
 
     /// Increases on every heartbeat tick; a stream sends a comment when it sees a newer one.
-    public var heartbeat: Int { state.withLock { $0.heartbeat } }
+    ///
+    /// An atomic of its own, not a field under the hub's lock: every woken stream reads it, and a
+    /// thousand kiosks woken at once on both event loops would queue for that lock.
+    public var heartbeat: Int { beats.load(ordering: .acquiring) }
 
     func register(_ waker: StreamWaker, kind: Kind = .shop, client: String = "") -> Int {
         let (id, open) = state.withLock { state in
@@ -235,11 +239,12 @@ public final class EventStreamHub: Sendable {
     }
 
     /// Marks a heartbeat due and wakes the streams of the next slice (every stream, with one).
+    /// The slice's streams are woken after the hub's lock is let go, as a store's are.
     public func beat() {
-        state.withLock { state in
-            let slice = state.heartbeat % slices
-            state.heartbeat += 1
-            for (id, stream) in state.streams where id % slices == slice { stream.waker.wake() }
+        let slice = beats.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue % slices
+        let wakers = state.withLock { state in
+            state.streams.compactMap { id, stream in id % slices == slice ? stream.waker : nil }
         }
+        for waker in wakers { waker.wake() }
     }
 }

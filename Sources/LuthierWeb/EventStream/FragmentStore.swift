@@ -109,11 +109,15 @@ public final class FragmentStore: Sendable {
     ///
     /// `navigate` tells the pages open now to go to another page (the checkout is ready). It is
     /// sent only to streams that were open before it: a page that connects later is already there.
+    ///
+    /// The streams are woken after the lock is let go: each wake schedules a catch-up on its
+    /// event loop, which reads this store at once, and a thousand kiosks woken under the lock
+    /// would each wait on it until the last had been told.
     public func publish(_ fragments: [Fragment], navigate: String? = nil) {
         guard !fragments.isEmpty || navigate != nil else { return }
         let now = stopwatch?() ?? .zero
-        state.withLock { state in
-            guard !state.isFinished else { return }
+        let wakers = state.withLock { state -> [StreamWaker] in
+            guard !state.isFinished else { return [] }
             state.version += 1
             state.publishedAt = now
             state.encoded.removeAll(keepingCapacity: true)
@@ -126,8 +130,9 @@ public final class FragmentStore: Sendable {
                     state.entries.append(entry)
                 }
             }
-            for waker in state.wakers.values { waker.wake() }
+            return Array(state.wakers.values)
         }
+        for waker in wakers { waker.wake() }
     }
 
     /// The fragments changed after `version` (all of them for 0), in page order, and the version
