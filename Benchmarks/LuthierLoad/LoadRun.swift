@@ -14,6 +14,9 @@ final class LoadRun: Sendable {
         var rate: Double
         var changes: Int
         var kiosks: Int
+        /// Orders placed in the broadcast phase, each after its own build: one event on this
+        /// shared machine does not give a steady figure.
+        var broadcastOrders = 3
         /// Customers who build, check out and order in the orders phase.
         var orders: Int
         var seconds: Double
@@ -378,7 +381,7 @@ final class LoadRun: Sendable {
         var rounds: [String] = []
         var wireOfOrders = 0
         let points = [("first", 0.0), ("p50", 0.5), ("p99", 0.99)]
-        for round in 1...Self.broadcastRounds {
+        for round in 1...settings.broadcastOrders {
             // The build that makes the order possible sends its picture to every kiosk (the
             // showcase, about 12 KB each): timed on its own, and settled before the order, so that
             // the order's figure is the order's broadcast and not the tail of the picture's.
@@ -434,7 +437,7 @@ final class LoadRun: Sendable {
         report.add(
             "broadcast", "build → kiosk-showcase patch (\(showcase.count))", Percentiles(showcase).summary(points))
         report.add(
-            "broadcast", "order → kiosk-orders patch (\(orders.count), \(Self.broadcastRounds) orders)",
+            "broadcast", "order → kiosk-orders patch (\(orders.count), \(settings.broadcastOrders) orders)",
             Percentiles(orders).summary(points))
         if bare != nil {
             report.add(
@@ -444,12 +447,8 @@ final class LoadRun: Sendable {
         for (index, line) in rounds.enumerated() { report.add("broadcast", "round \(index + 1)", line) }
         report.add(
             "broadcast", "bytes on the wire per kiosk per order (\(settings.gzipStreams ? "gzip" : "plain") streams)",
-            Report.number(Double(wireOfOrders) / Double(max(kiosks.count * Self.broadcastRounds, 1)), 0))
+            Report.number(Double(wireOfOrders) / Double(max(kiosks.count * settings.broadcastOrders, 1)), 0))
     }
-
-    /// Orders placed in the broadcast phase (each one after its own build), for figures that one
-    /// event on this shared machine would not give steadily.
-    private static let broadcastRounds = 3
 
     /// A new session whose builder has been checked out (`POST /checkout` answered 204).
     func checkedOutSession(

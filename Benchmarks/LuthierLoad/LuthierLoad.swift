@@ -33,6 +33,9 @@ struct LuthierLoad: AsyncParsableCommand {
     @Option(help: "Kiosk streams in the broadcast phase.")
     var kiosks = 1000
 
+    @Option(help: "Orders placed in the broadcast phase, each timed to every kiosk.")
+    var broadcastOrders = 3
+
     @Option(help: "Customers who each build, check out and order in the orders phase.")
     var orders = 300
 
@@ -125,6 +128,9 @@ struct LuthierLoad: AsyncParsableCommand {
         guard selected.isSubset(of: known) else {
             throw ValidationError("Unknown phase in --phases; known: \(known.sorted().joined(separator: ","))")
         }
+        guard broadcastOrders >= 1 else {
+            throw ValidationError("--broadcast-orders must be at least 1 (the orders timed to every kiosk).")
+        }
         guard let root = RepositoryPaths.root() else {
             throw ValidationError("Cannot find the repository (Public/ and Templates/); run from its root.")
         }
@@ -160,7 +166,8 @@ struct LuthierLoad: AsyncParsableCommand {
         let run = LoadRun(
             group: group, report: report, root: root, temporary: temporary, phaseTimeout: phaseTimeout,
             settings: .init(
-                connections: connections, rate: rate, changes: changes, kiosks: kiosks, orders: orders,
+                connections: connections, rate: rate, changes: changes, kiosks: kiosks,
+                broadcastOrders: broadcastOrders, orders: orders,
                 seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
                 phases: selected, gzipStreams: gzipStreams, kioskServers: kioskServers,
                 streamServer: streamServer))
