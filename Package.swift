@@ -98,6 +98,14 @@ let package = Package(
             path: "Benchmarks/LuthierLoad"
         ),
         .testTarget(name: "LuthierDomainTests", dependencies: ["LuthierDomain"]),
+        // The load tool's own parts (its event-stream reader), tested without a server.
+        .testTarget(
+            name: "LuthierLoadTests",
+            dependencies: [
+                "luthier-load",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "LuthierFeaturesTests",
             dependencies: [

@@ -14,6 +14,8 @@ final class EventStream: Sendable {
     private struct Expectation {
         var target: String
         var needle: String
+        /// `"target":"<target>"` as the patch's bytes hold it, made once per expectation.
+        var targetKey: [UInt8]
         var sentAt: ContinuousClock.Instant?
         var arrivedAt: ContinuousClock.Instant?
     }
@@ -73,7 +75,10 @@ final class EventStream: Sendable {
 
     /// Waits for a patch with a fragment for `target` whose HTML contains `needle` ("" matches any).
     func expect(target: String, needle: String) {
-        state.withLock { $0.expectation = Expectation(target: target, needle: needle) }
+        state.withLock {
+            $0.expectation = Expectation(
+                target: target, needle: needle, targetKey: Array("\"target\":\"\(target)\"".utf8))
+        }
     }
 
     /// Records when the request that should cause the expected patch was written.
@@ -138,14 +143,13 @@ final class EventStream: Sendable {
     private func receive(_ event: ServerSentEventParser.Event) {
         guard event.name == "patch" else { return }
         let now = ContinuousClock.now
-        let wanted = state.withLock { state -> (String, String)? in
+        let wanted = state.withLock { state -> Expectation? in
             if state.firstPatchAt == nil { state.firstPatchAt = now }
             guard let expectation = state.expectation, expectation.arrivedAt == nil else { return nil }
-            return (expectation.target, expectation.needle)
+            return expectation
         }
-        guard let (target, needle) = wanted,
-            event.data.range(of: Data("\"target\":\"\(target)\"".utf8)) != nil
-        else { return }
+        guard let wanted, event.contains(wanted.targetKey) else { return }
+        let (target, needle) = (wanted.target, wanted.needle)
         // Any change of the target will do: the bytes say so without decoding the patch.
         if !needle.isEmpty {
             guard let patch = try? JSONDecoder().decode(Patch.self, from: event.data),
