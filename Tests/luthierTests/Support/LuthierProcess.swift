@@ -18,6 +18,9 @@ final class LuthierProcess {
     let port: Int
     let log: URL
     private let process: Process
+    /// Whether `stop()` has run: it reaps the child itself, after which Foundation may go on
+    /// counting it as running.
+    private var stopped = false
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -86,7 +89,8 @@ final class LuthierProcess {
         }
     }
 
-    private init(process: Process, port: Int, log: URL) {
+    /// A started `process` as a server serving on `port` (tests of this type adopt other children).
+    init(process: Process, port: Int, log: URL) {
         self.process = process
         self.pid = process.processIdentifier
         self.port = port
@@ -126,11 +130,20 @@ final class LuthierProcess {
     }
 
     /// Kills the process if it still runs and reaps it. Safe to call more than once.
+    ///
+    /// It reaps the child itself (`waitpid`) instead of waiting for Foundation to notice the end:
+    /// once, Foundation missed a crashed server's exit and `Process.waitUntilExit` spun on the
+    /// zombie for good, which held a CI run for twenty minutes. After `SIGKILL` the kernel ends the
+    /// child at once; whichever of Foundation and this reaps it first, the other is told there is
+    /// no such child. Only a child Foundation still counts as running is killed: a pid it has
+    /// reaped may already be another process's.
     func stop() {
-        if process.isRunning {
-            kill(pid, SIGKILL)
-        }
-        process.waitUntilExit()
+        guard !stopped else { return }
+        stopped = true
+        guard process.isRunning else { return }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// The server's output so far, to explain a failure.
