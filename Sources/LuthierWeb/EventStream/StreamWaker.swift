@@ -2,9 +2,10 @@
 /// ended: two callbacks, so that a stream costs a value where it is registered, not a task waiting
 /// on an `AsyncStream`.
 ///
-/// `wake` may be called from any thread, often under the caller's lock, and as often as it
-/// likes: it must only note the wake-up and return (an ``EventStreamChannelHandler`` raises a flag
-/// and, if it was down, schedules one catch-up on its event loop).
+/// `wake` may be called from any thread, and as often as it likes: it must only note the wake-up
+/// and return (an ``EventStreamChannelHandler`` raises a flag and, if it was down, schedules one
+/// catch-up on its event loop). Its callers (a ``FragmentStore``, the ``EventStreamHub``) call it
+/// after letting go of their locks, so what a wake schedules may read them at once.
 public struct StreamWaker: Sendable {
     /// There may be something new to send.
     public let wake: @Sendable () -> Void
