@@ -25,43 +25,44 @@ struct LuthierProcessTests {
         return LuthierProcess(process: process, port: 0, log: URL(fileURLWithPath: "/dev/null"))
     }
 
-    /// Runs `stop()` on a thread of its own and fails when it has not returned within `limit`
-    /// (the old `stop()` spun for good when Foundation had missed the exit).
-    static func stopReturns(_ child: LuthierProcess, within limit: Duration) async throws -> Bool {
+    /// Runs `stop()` on a thread of its own and answers false when it has not returned within
+    /// `limit` (the old `stop()` spun for good when Foundation had missed the exit). Whichever of
+    /// the thread and the timer comes first answers; a task group could not, since it waits for
+    /// every child, and a child waiting on a thread that never ends is not ended by cancelling it.
+    static func stopReturns(_ child: LuthierProcess, within limit: Duration) async -> Bool {
         // Handed to the one thread that calls `stop()`: nothing else touches the child until that
         // call has returned (the caller awaits it, or has given up and never calls it again).
         nonisolated(unsafe) let child = child
-        let returned = Mutex(false)
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    let thread = Thread {
-                        child.stop()
-                        done.resume()
-                    }
-                    thread.start()
-                }
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return false
-            }
-            let first = try await group.next() ?? false
-            returned.withLock { $0 = first }
-            group.cancelAll()
+        let waiting = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        let timer = Mutex<Task<Void, Never>?>(nil)
+        let answer: @Sendable (Bool) -> Void = { returned in
+            waiting.withLock { $0.take() }?.resume(returning: returned)
         }
-        return returned.withLock { $0 }
+        defer { timer.withLock { $0?.cancel() } }
+        return await withCheckedContinuation { continuation in
+            // Kept before either side starts, so that neither can answer into nothing.
+            waiting.withLock { $0 = continuation }
+            Thread {
+                child.stop()
+                answer(true)
+            }.start()
+            timer.withLock {
+                $0 = Task {
+                    try? await Task.sleep(for: limit)
+                    answer(false)
+                }
+            }
+        }
     }
 
     @Test("stop kills a running child and reaps it")
     func stopKillsAndReaps() async throws {
         let child = try Self.sleepingChild()
         let pid = child.pid
-        #expect(try await Self.stopReturns(child, within: .seconds(20)))
+        #expect(await Self.stopReturns(child, within: .seconds(20)))
         // Reaped: not even a zombie is left under this pid.
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
         // A second stop changes nothing and returns.
-        #expect(try await Self.stopReturns(child, within: .seconds(20)))
+        #expect(await Self.stopReturns(child, within: .seconds(20)))
     }
 }
