@@ -16,7 +16,7 @@ final class LoadRun: Sendable {
         var kiosks: Int
         /// Orders placed in the broadcast phase, each after its own build: one event on this
         /// shared machine does not give a steady figure.
-        var broadcastOrders = 3
+        var broadcastOrders: Int
         /// Customers who build, check out and order in the orders phase.
         var orders: Int
         var seconds: Double
