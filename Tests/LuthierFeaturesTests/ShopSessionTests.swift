@@ -25,7 +25,11 @@ final class Tally: Sendable {
         private let changeInput: AsyncStream<SessionChange>.Continuation
         let builds: AsyncStream<Guitar>
         let recorded: AsyncStream<AnalyticsEvent>
-        let progressed = Tally()
+        /// Saves the composition asked its owner for.
+        let saves = Tally()
+        /// Whether the owner stores at once when asked (as a save that succeeds); otherwise a
+        /// checkout that arrived stays held until the test lets it go.
+        let storesWhenAsked: Bool
         let analyticsFailures = Tally()
         let queue = AnalyticsQueue()
         private let analytics: AnalyticsClient
@@ -33,8 +37,10 @@ final class Tally: Sendable {
 
         init(
             snapshot: SessionSnapshot = SessionSnapshot(orderKey: "orders", analyticsKey: "analytics"),
-            failAnalytics: Bool = false
+            failAnalytics: Bool = false,
+            storesWhenAsked: Bool = true
         ) {
+            self.storesWhenAsked = storesWhenAsked
             (changes, changeInput) = AsyncStream<SessionChange>.makeStream()
             let (builds, buildInput) = AsyncStream<Guitar>.makeStream()
             self.builds = builds
@@ -53,17 +59,25 @@ final class Tally: Sendable {
                 discounts: [], analytics: queue, onBuilderActed: { buildInput.yield($0) })
         }
 
-        /// Starts the session's composition, and runs the shop's analytics queue as `SessionService`
-        /// does.
-        func start() {
+        /// Starts the session's composition, and (unless told not to) runs the shop's analytics
+        /// queue as `SessionService` does. A save asked for is a save that succeeds at once, as
+        /// the web's `Session` makes, unless the harness was made not to store.
+        func start(recordingAnalytics: Bool = true) {
             let changeInput = changeInput
-            let task = Task { [queue, analytics, analyticsFailures] in
-                await queue.run(recording: analytics.record) { _, events in
-                    analyticsFailures.add(events)
+            if recordingAnalytics {
+                let task = Task { [queue, analytics, analyticsFailures] in
+                    await queue.run(recording: analytics.record) { _, events in
+                        analyticsFailures.add(events)
+                    }
                 }
+                running.withLock { $0 = task }
             }
-            running.withLock { $0 = task }
-            shop.start(render: { changeInput.yield($0) }, checkoutProgressed: { [progressed] in progressed.add() })
+            shop.start(
+                render: { changeInput.yield($0) },
+                save: { [self] in
+                    saves.add()
+                    if storesWhenAsked { shop.releaseHeldForSaving(through: shop.saveMark) }
+                })
         }
 
         /// The next change rendered (nil if none comes within the bound).
@@ -149,7 +163,8 @@ final class Tally: Sendable {
         #expect(ended.navigation == "/")
         #expect(ended.current.checkout == nil)
         await harness.finish()
-        #expect(harness.progressed.count == 1)
+        // The checkout's arrival, its progress and its end: each stored by the owner.
+        #expect(harness.saves.count == 3)
     }
 
     @Test func anOrderConfirmedFromTheCartSettlesTheCart() async throws {
@@ -183,5 +198,96 @@ final class Tally: Sendable {
         let progress = try #require(await restored.nextChange())
         #expect(progress.source == .checkout)
         await restored.finish()
+    }
+
+    @Test func aHeldChangeIsShownOnlyAtItsReleaseAsOneChangeWithTheKioskAndAnalyticsTold() async throws {
+        let harness = Harness()
+        harness.start(recordingAnalytics: false)
+        let before = harness.shop.shownOutput
+        harness.shop.hold()
+        await harness.shop.build.send(.change(GuitarChange(shape: .longV)))
+        try await harness.shop.cart.send(.add(Self.guitar))
+        #expect(harness.shop.shownOutput == before, "nothing of a held change is shown")
+        #expect(harness.shop.currentOutput.cart.guitarCount == 1)
+        #expect(harness.shop.holdsUnshownChange)
+        #expect(harness.queue.pendingCount == 0, "analytics hears of no held action")
+
+        harness.shop.release()
+        let change = try #require(await harness.nextChange())
+        #expect(change.previous == before)
+        #expect(change.current.build.guitar.shape == .longV)
+        #expect(change.current.cart.guitarCount == 1)
+        #expect(harness.shop.shownOutput == change.current)
+        #expect(!harness.shop.holdsUnshownChange)
+        #expect(await firstValues(1, of: harness.builds) == [Guitar(shape: .longV)])
+        #expect(harness.queue.pendingCount == 1)
+        await harness.finish()
+    }
+
+    @Test func holdsNestAndAChangeIsShownAtTheLastRelease() async throws {
+        let harness = Harness()
+        harness.start()
+        let before = harness.shop.shownOutput
+        harness.shop.hold()
+        harness.shop.hold()
+        await harness.shop.build.send(.change(GuitarChange(color: .sky)))
+        harness.shop.release()
+        #expect(harness.shop.shownOutput == before)
+        harness.shop.release()
+        #expect(await harness.nextChange()?.current.build.guitar.color == .sky)
+        await harness.finish()
+    }
+
+    @Test func aShopClosedWhileHoldingAChangeNeverShowsItOrCountsIt() async throws {
+        let harness = Harness()
+        harness.start(recordingAnalytics: false)
+        harness.shop.hold()
+        try await harness.shop.cart.send(.add(Self.guitar))
+        harness.shop.close()
+        harness.shop.release()
+        #expect(harness.queue.pendingCount == 0)
+        await harness.finish()
+        // The stream of rendered changes has ended with none in it.
+        #expect(await firstValues(1, of: harness.changes).isEmpty)
+    }
+
+    @Test func aCheckoutArrivingOutsideAHoldIsShownOnlyOnceASaveCoversIt() async throws {
+        let harness = Harness(storesWhenAsked: false)
+        harness.start()
+        let model = try await harness.shop.build.checkout()
+        #expect(harness.saves.count == 1, "the owner is asked to store the checkout")
+        #expect(harness.shop.currentOutput.checkout?.checkoutID == model.checkout.id)
+        #expect(harness.shop.shownOutput.checkout == nil, "no tab goes to a checkout not stored")
+        #expect(harness.shop.holdsUnshownChange)
+
+        // A save whose snapshot was taken after the checkout arrived lets it go.
+        let mark = harness.shop.saveMark
+        harness.shop.releaseHeldForSaving(through: mark)
+        let started = try #require(await harness.change { $0.navigation != nil })
+        #expect(started.navigation == "/checkout")
+        #expect(harness.shop.shownOutput.checkout?.checkoutID == model.checkout.id)
+        #expect(!harness.shop.changed(since: mark))
+        await harness.finish()
+    }
+
+    @Test func aHeldShopStillShowsAChangeThatStoresNothingUntilSomethingStoredWaits() async throws {
+        let harness = Harness()
+        harness.start()
+        harness.shop.hold()
+        // The woods out of stock are not stored: the pickers' marks show through the hold.
+        harness.shop.build.stockChanged(soldOut: [.body(.koa)])
+        let marked = try #require(await harness.nextChange())
+        #expect(marked.current.build.soldOut == [.body(.koa)])
+        #expect(harness.shop.shownOutput == marked.current)
+
+        // A guitar change is held, and so is a mark that comes after it: shown in order, at the release.
+        await harness.shop.build.send(.change(GuitarChange(color: .earth)))
+        harness.shop.build.stockChanged(soldOut: [])
+        #expect(harness.shop.shownOutput == marked.current)
+        harness.shop.release()
+        let released = try #require(await harness.nextChange())
+        #expect(released.current.build.guitar.color == .earth)
+        #expect(released.current.build.soldOut.isEmpty)
+        await harness.finish()
     }
 }

@@ -80,6 +80,62 @@ struct DatabaseFaultTests {
         }
     }
 
+    /// The tester's case: a change answered "could not be saved" must not happen anyway. Under a
+    /// write lock held by another process, an add to cart and a builder change are refused; no
+    /// page and no stream shows either, the retry adds one guitar (not two), and a restart finds
+    /// what was shown.
+    @Test func aChangeRefusedUnderAHeldWriteLockIsShownNowhereAndItsRetryAppliesOnce() async throws {
+        try await withShop { bench, client in
+            var server = try await bench.startServer()
+            let cookie = try await client.newSession(on: server.baseURL)
+            #expect(try await client.post(server.url("/build"), form: "shape=longV", cookie: cookie).status == 204)
+            let stream = try await EventStreamReader.open(server.url("/events"), cookie: cookie, on: client)
+            try await stream.waitUntilText("the stream's first patch") { $0.contains("event: patch") }
+
+            let (cartURL, buildURL) = (server.url("/cart/items"), server.url("/build"))
+            let lock = try ExclusiveLock(bench.database)
+            async let add = client.post(cartURL, form: "", cookie: cookie)
+            async let color = client.post(buildURL, form: "color=dusk", cookie: cookie)
+            let refused = try await [add, color]
+            for answer in refused {
+                #expect(answer.status == 503, "\(answer)")
+                #expect(answer.text.contains("could not be saved"), "\(answer)")
+            }
+            let underLock = try await client.get(server.url("/"), cookie: cookie)
+            #expect(Self.description(in: underLock.text)?.hasPrefix("Natural Long V") == true, "\(underLock)")
+            #expect(Self.badgeCounts(in: underLock.text) == ["0"])
+            lock.release()
+
+            // Tried again, as told: one guitar, and the stream never showed dusk or two guitars.
+            #expect(try await client.post(server.url("/cart/items"), form: "", cookie: cookie).status == 204)
+            try await stream.waitUntilText("the retried add") { Self.badgeCounts(in: $0).contains("1") }
+            #expect(!Self.badgeCounts(in: stream.text).contains("2"), "\(stream.text.suffix(600))")
+            #expect(!stream.text.contains("Dusk Long V"))
+            stream.cancel()
+
+            // A restart takes nothing back, and brings back nothing refused.
+            server.stop()
+            server = try await bench.startServer()
+            let cart = try await client.get(server.url("/"), cookie: cookie)
+            #expect(Self.badgeCounts(in: cart.text) == ["1"], "\(cart)")
+            #expect(Self.description(in: cart.text)?.hasPrefix("Natural Long V") == true)
+            print(
+                "[reliability] write lock held: an add and a change answered \(refused.map(\.status)), shown "
+                    + "nowhere; the retried add stored one guitar, and a restart found it")
+        }
+    }
+
+    /// Every count the cart badge shows in `text` (a page, or a stream's patches, whose JSON
+    /// escapes quotes and `<`), in order.
+    static func badgeCounts(in text: String) -> [String] {
+        text.matches(of: /class=\\?"badge\\?"[^>]*>([0-9]+)(<|\\u003c)/).map { String($0.output.1) }
+    }
+
+    /// The guitar's description on a builder page.
+    static func description(in page: String) -> String? {
+        page.firstMatch(of: /id="guitar-description"[^>]*>([^<]*)</).map { String($0.output.1) }
+    }
+
     #if os(Linux)
         /// A full disk, simulated by the file-size limit: with `RLIMIT_FSIZE` at 0, every write the
         /// server makes to a file fails (`EFBIG`, as `ENOSPC` would), while reads and sockets work.

@@ -76,3 +76,13 @@ public struct CheckoutSnapshot: Hashable, Sendable, Codable {
         order = state.order
     }
 }
+
+extension SessionSnapshot {
+    /// Whether the two hold the same session, whatever their revisions: storing one over the
+    /// other would store nothing new.
+    public func sameContent(as other: SessionSnapshot) -> Bool {
+        var this = self
+        this.revision = other.revision
+        return this == other
+    }
+}

@@ -29,13 +29,16 @@ public final class ShopSession: Sendable {
     public let orderKey: String
     /// Another anonymous key, for analytics, so that analytics cannot be joined to orders.
     public let analyticsKey: String
-    private let combined: Mutex<SessionOutput>
+    /// The combined output, what of it is shown, and what is held back until it is stored.
+    private let composition: Composition
     /// The composition's sinks, cancelled when the session closes.
     private let subscriptions = Mutex(Subscriptions())
     /// The session's own recorder (its inspector's lanes), if it has one.
     public let taps: TapRecorder?
     /// Told of every change of this session's guitar (the kiosk shows what is being built).
     private let onBuilderActed: @Sendable (Guitar) -> Void
+    /// Where the cart's applied actions go once they are shown.
+    private let analytics: AnalyticsQueue
 
     /// The shop of `snapshot`: a new one (standard guitar, empty cart) or one restored.
     ///
@@ -56,25 +59,53 @@ public final class ShopSession: Sendable {
             environment: environment,
             sessionKey: snapshot.orderKey,
             restoredCheckout: snapshot.checkout)
+        // Made before the cart, whose applied actions it holds back; the cart's part is set below.
+        let composition = Composition(
+            SessionOutput(
+                build: build.currentOutput, cart: CartOutput(cart: .empty, discount: nil),
+                checkout: build.currentCheckout?.currentOutput))
+        self.composition = composition
         cart = CartViewModel(
             cart: snapshot.cart, discount: snapshot.discount, discounts: discounts,
             settledCheckoutID: snapshot.settledCheckoutID, now: environment.now,
             taps: environment.taps,
             // Each applied action becomes an analytics event, under the analytics key only.
+            // An action held with the rest of a change is counted once that change is stored.
             applied: { [analyticsKey = snapshot.analyticsKey] applied in
-                analytics.enqueue(
-                    AnalyticsEvent(
-                        action: applied.action.name, configuration: applied.action.configuration, at: applied.at,
-                        sessionKey: analyticsKey))
+                let event = AnalyticsEvent(
+                    action: applied.action.name, configuration: applied.action.configuration, at: applied.at,
+                    sessionKey: analyticsKey)
+                if composition.holdBack(event) { analytics.enqueue(event) }
             })
+        self.analytics = analytics
         self.onBuilderActed = onBuilderActed
-        combined = Mutex(
-            SessionOutput(
-                build: build.currentOutput, cart: cart.currentOutput, checkout: build.currentCheckout?.currentOutput))
+        composition.startCart(cart.currentOutput)
     }
 
-    /// The combined output as last rendered.
-    public var currentOutput: SessionOutput { combined.withLock { $0 } }
+    /// The combined output as last folded, shown or not.
+    public var currentOutput: SessionOutput { composition.state.withLock { $0.latest } }
+
+    /// The combined output as last rendered: what every open tab shows, and what a page must show.
+    /// While a change is held (`hold()`), the change is not in it.
+    ///
+    /// Before the composition runs (`start`), nothing is rendered, and this is the screens' output
+    /// now.
+    public var shownOutput: SessionOutput {
+        let (started, shown) = composition.state.withLock { ($0.render != nil, $0.shown) }
+        guard started else {
+            return SessionOutput(
+                build: build.currentOutput, cart: cart.currentOutput, checkout: build.currentCheckout?.currentOutput)
+        }
+        return shown
+    }
+
+    /// How many times the shown output has changed: a page drawn from `shownOutput` is the same
+    /// while this is. Before the composition runs, the screens' own revisions stand for it.
+    public var shownRevision: UInt64 {
+        let (started, revision) = composition.state.withLock { ($0.render != nil, $0.shownRevision) }
+        guard started else { return build.stateRevision &* 1_000_003 &+ cart.stateRevision }
+        return revision
+    }
 
     /// Where a page reconnecting to a restored session goes: a checkout in progress is shown (its
     /// history from before the restart is not known).
@@ -97,31 +128,33 @@ public final class ShopSession: Sendable {
     }
 
     /// Composes the screens until `close()`: every change of the combined output is given to
-    /// `render`, in order; `checkoutProgressed` is told of a change the checkout made on its own
-    /// (the owner saves it, without holding up the change). Both are called on the thread of
-    /// whoever made the change, and must not wait.
+    /// `render`, in order, unless it is held (`hold()`); `save` is told of a change the session
+    /// must store that nobody posted: a checkout that arrived or ended outside any hold (held
+    /// until a save covers it, `releaseHeldForSaving`) and progress the checkout made on its own
+    /// (shown at once; the owner saves it without holding up the change). Both are called on the
+    /// thread of whoever made the change, and must not wait.
     public func start(
         render: @escaping @Sendable (SessionChange) -> Void,
-        checkoutProgressed: @escaping @Sendable () -> Void
+        save: @escaping @Sendable () -> Void
     ) {
+        composition.state.withLock { $0.render = render }
         let cartSubscription = cart.sinkOutputs { [self] output in
-            combine(.cart, render) { $0.cart = output }
+            combine(.cart, save) { $0.cart = output }
         }
         subscriptions.withLock { $0.cart = cartSubscription }
-        if let restored = build.currentCheckout { follow(restored, render, checkoutProgressed) }
+        if let restored = build.currentCheckout { follow(restored, save) }
         let buildSubscription = build.sinkOutputs { [self] output in
             let checkout = build.currentCheckout.flatMap { $0.checkout.id == output.checkoutID ? $0 : nil }
-            let step = combine(.build, render) { combined in
+            let step = combine(.build, save) { combined in
                 combined.build = output
                 if combined.checkout?.checkoutID != output.checkoutID {
                     combined.checkout = checkout?.currentOutput
                 }
             }
-            if step.guitarChanged { onBuilderActed(output.guitar) }
             if let checkout, step.checkoutChanged {
                 // The newest checkout is followed (until it closes: the builder closes the one a
                 // newer checkout replaces, and every one when the session closes).
-                follow(checkout, render, checkoutProgressed)
+                follow(checkout, save)
             }
         }
         subscriptions.withLock { $0.build = buildSubscription }
@@ -129,12 +162,11 @@ public final class ShopSession: Sendable {
 
     /// What a step of the composition changed, for the loop that made it to act on.
     private struct Step {
-        var guitarChanged = false
         var checkoutChanged = false
-        var checkoutProgressed = false
     }
 
-    /// Folds `update` into the combined output and renders the change, under one lock.
+    /// Folds `update` into the combined output and, unless it is held, renders the change, under
+    /// one lock; the kiosk hears of a guitar once it is shown.
     ///
     /// The sinks that call it are synchronous, so the outputs it copies (two `SessionOutput`s and
     /// a `SessionChange`, a few kilobytes) live on the caller's stack for the call only. (When the
@@ -142,39 +174,60 @@ public final class ShopSession: Sendable {
     /// their async frames, kept for the session's life: 22 KiB per session.)
     @discardableResult
     private func combine(
-        _ source: SessionChange.Source, _ render: @Sendable (SessionChange) -> Void,
-        _ update: (inout SessionOutput) -> Void
+        _ source: SessionChange.Source, _ save: @Sendable () -> Void, _ update: (inout SessionOutput) -> Void
     ) -> Step {
-        combined.withLock { combined in
-            var next = combined
+        // While held, what a save would store now: a change that stores nothing new (a loading
+        // flag, "Ordering…") is shown at once if nothing held waits before it. Read from the
+        // screens, which are never behind the composition, so a change not folded yet only makes
+        // this one look stored-worthy too, and held.
+        let content = composition.state.withLock { $0.holds > 0 } ? snapshot(revision: 0) : nil
+        let (step, shownGuitar, mustSave) = composition.state.withLock {
+            composition -> (Step, Guitar?, Bool) in
+            var next = composition.latest
             update(&next)
-            guard next != combined else { return Step() }
-            let change = SessionChange(previous: combined, current: next, source: source)
+            guard next != composition.latest, !composition.closed else { return (Step(), nil, false) }
+            let change = SessionChange(previous: composition.latest, current: next, source: source)
             taps?.record("session.output", .value, change.summary)
-            combined = next
-            render(change)
-            return Step(
-                guitarChanged: change.previous.build.guitar != next.build.guitar,
-                checkoutChanged: change.previous.build.checkoutID != next.build.checkoutID,
-                checkoutProgressed: change.isCheckoutProgress)
+            composition.latest = next
+            composition.changes &+= 1
+            let step = Step(checkoutChanged: change.previous.build.checkoutID != next.build.checkoutID)
+            // A checkout that arrives or ends is shown once stored, like a posted change: held
+            // until the save it asks for covers it.
+            if composition.holds == 0, step.checkoutChanged {
+                composition.holds += 1
+                composition.heldContent = nil
+                composition.heldForSaving += 1
+                if composition.heldSource == nil { composition.heldSource = source }
+                return (step, nil, true)
+            }
+            guard composition.holds == 0 else {
+                let passes =
+                    change.previous == composition.shown && content != nil && content == composition.heldContent
+                guard passes else {
+                    if composition.heldSource == nil { composition.heldSource = source }
+                    return (step, nil, false)
+                }
+                return (step, composition.show(source: source), false)
+            }
+            let shown = composition.show(source: source)
+            return (step, shown, change.isCheckoutProgress)
         }
+        if let shownGuitar { onBuilderActed(shownGuitar) }
+        if mustSave { save() }
+        return step
     }
 
     /// The checkout's outputs while it is the builder's (`flatMapLatest`: a replaced checkout's
     /// late outputs are dropped). A confirmed order settles the cart.
-    private func follow(
-        _ model: CheckoutViewModel, _ render: @escaping @Sendable (SessionChange) -> Void,
-        _ checkoutProgressed: @escaping @Sendable () -> Void
-    ) {
+    private func follow(_ model: CheckoutViewModel, _ save: @escaping @Sendable () -> Void) {
         let id = model.checkout.id
         // Settling is idempotent: a restored checkout confirmed before the restart settles again.
         let settled = SettledOnce()
         let subscription = model.sinkOutputs { [self] output in
-            let step = combine(.checkout, render) { combined in
+            combine(.checkout, save) { combined in
                 if combined.build.checkoutID == id { combined.checkout = output }
             }
             if output.confirmation != nil, settled.first() { cart.settle(model.checkout) }
-            if step.checkoutProgressed { checkoutProgressed() }
         }
         let replaced = subscriptions.withLock { subscriptions in
             defer { subscriptions.checkout = subscription }
@@ -183,8 +236,79 @@ public final class ShopSession: Sendable {
         replaced?.cancel()
     }
 
-    /// Ends the screens, and with them the composition.
+    /// Holds back every change from here until the matching `release()`: none is rendered, the
+    /// kiosk and analytics hear of none, and a page shows none (`shownOutput`). The session holds
+    /// its shop while it changes and stores it, so that a change whose save fails is never seen.
+    /// Holds nest.
+    public func hold() {
+        let content = snapshot(revision: 0)
+        composition.state.withLock { composition in
+            if composition.holds == 0 { composition.heldContent = content }
+            composition.holds += 1
+        }
+    }
+
+    /// Ends one `hold()`; at the last, renders what was held as one change and tells the kiosk and
+    /// analytics.
+    public func release() {
+        release(holds: 1, heldForSaving: 0)
+    }
+
+    /// Where the output stands, for a save about to store the shop: a save taken after this covers
+    /// every change counted in it, and the checkouts held for saving until then.
+    public struct SaveMark: Equatable, Sendable {
+        /// How many changes had been folded.
+        let changes: UInt64
+        /// How many holds a checkout arriving or ending took, waiting for a save.
+        let heldForSaving: Int
+    }
+
+    /// Read before taking the snapshot to store.
+    public var saveMark: SaveMark {
+        composition.state.withLock { SaveMark(changes: $0.changes, heldForSaving: $0.heldForSaving) }
+    }
+
+    /// Whether anything changed since `mark` was read: a save that stored the snapshot taken after
+    /// `mark` does not cover it, and the owner stores again before showing it.
+    public func changed(since mark: SaveMark) -> Bool {
+        composition.state.withLock { $0.changes != mark.changes }
+    }
+
+    /// Whether a change is held that nobody has seen, or a checkout waits for its save.
+    public var holdsUnshownChange: Bool {
+        composition.state.withLock { $0.latest != $0.shown || $0.heldForSaving > 0 }
+    }
+
+    /// A save covering `mark` succeeded: the checkouts held for it until then are let go (and
+    /// shown, unless another hold remains).
+    public func releaseHeldForSaving(through mark: SaveMark) {
+        release(holds: 0, heldForSaving: mark.heldForSaving)
+    }
+
+    private func release(holds: Int, heldForSaving: Int) {
+        let (shownGuitar, events) = composition.state.withLock {
+            composition -> (Guitar?, [AnalyticsEvent]) in
+            let freed = min(heldForSaving, composition.heldForSaving)
+            composition.heldForSaving -= freed
+            composition.holds = max(composition.holds - holds - freed, 0)
+            guard composition.holds == 0, !composition.closed else { return (nil, []) }
+            composition.heldContent = nil
+            let source = composition.heldSource ?? .build
+            composition.heldSource = nil
+            let events = composition.heldEvents
+            composition.heldEvents = []
+            return (composition.show(source: source), events)
+        }
+        if let shownGuitar { onBuilderActed(shownGuitar) }
+        for event in events { analytics.enqueue(event) }
+    }
+
+    /// Ends the screens, and with them the composition: what was held is dropped, never shown.
     public func close() {
+        composition.state.withLock { composition in
+            composition.closed = true
+            composition.heldEvents = []
+        }
         build.close()
         cart.close()
         let ended = subscriptions.withLock { subscriptions in
@@ -201,6 +325,68 @@ extension ShopSession {
         var build: BroadcastSubscription?
         var cart: BroadcastSubscription?
         var checkout: BroadcastSubscription?
+    }
+
+    /// The combined output and what of it is shown, under one lock: a change is folded into
+    /// `latest` as it comes, and reaches `shown` (and the renderer) only while nothing holds it.
+    final class Composition: Sendable {
+        struct State {
+            var latest: SessionOutput
+            var shown: SessionOutput
+            /// How many times `shown` changed.
+            var shownRevision: UInt64 = 0
+            /// How many changes were folded into `latest`.
+            var changes: UInt64 = 0
+            var holds = 0
+            /// The holds of checkouts that arrived or ended outside any hold, until a save covers them.
+            var heldForSaving = 0
+            /// The screen that moved first while held: the change shown at the release is told as its.
+            var heldSource: SessionChange.Source?
+            /// Analytics events of actions held.
+            var heldEvents: [AnalyticsEvent] = []
+            /// What a save would have stored when the hold began (nil for a checkout's hold): a
+            /// change that leaves it so is shown through the hold.
+            var heldContent: SessionSnapshot?
+            var render: (@Sendable (SessionChange) -> Void)?
+            var closed = false
+
+            /// Renders what `latest` changed since `shown`; the guitar, if it changed (for the kiosk).
+            mutating func show(source: SessionChange.Source) -> Guitar? {
+                guard latest != shown, let render else {
+                    if render == nil { shown = latest }
+                    return nil
+                }
+                let change = SessionChange(previous: shown, current: latest, source: source)
+                shown = latest
+                shownRevision &+= 1
+                render(change)
+                return change.previous.build.guitar != change.current.build.guitar ? change.current.build.guitar : nil
+            }
+        }
+
+        let state: Mutex<State>
+
+        init(_ output: SessionOutput) {
+            state = Mutex(State(latest: output, shown: output))
+        }
+
+        /// Sets the cart's part of the output the composition starts from.
+        func startCart(_ output: CartOutput) {
+            state.withLock {
+                $0.latest.cart = output
+                $0.shown.cart = output
+            }
+        }
+
+        /// Keeps `event` until the release while a change is held; true when nothing holds it and
+        /// the caller sends it on.
+        func holdBack(_ event: AnalyticsEvent) -> Bool {
+            state.withLock { state in
+                guard state.holds > 0 else { return true }
+                if !state.closed { state.heldEvents.append(event) }
+                return false
+            }
+        }
     }
 
     /// True the first time it is asked, false after: a checkout's confirmation settles the cart once.

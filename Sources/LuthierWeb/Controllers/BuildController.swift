@@ -19,10 +19,11 @@ struct BuildController: Sendable {
         return routes
     }
 
-    /// `GET /`: the whole builder, rendered from the session's current output.
+    /// `GET /`: the whole builder, rendered from the session's shown output.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await sessions.page(request, context, drawnFromBuildAndCart: "builder") { session in
-            let page = BuilderPage(cart: session.cart.currentOutput, output: session.build.currentOutput)
+            let shown = session.shown
+            let page = BuilderPage(cart: shown.cart, output: shown.build)
             return renderer.page(template: "builder", key: page.key) { page }
         }
     }

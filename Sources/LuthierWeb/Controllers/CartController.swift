@@ -23,7 +23,8 @@ struct CartController: Sendable {
     /// `GET /cart`: every line with its picture, quantity controls and totals.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await sessions.page(request, context, drawnFromBuildAndCart: "cart") { session in
-            let key = CartView.Key(cart: session.cart.currentOutput, button: session.build.currentOutput.checkoutButton)
+            let shown = session.shown
+            let key = CartView.Key(cart: shown.cart, button: shown.build.checkoutButton)
             return renderer.page(template: "cart", key: key) {
                 CartPage(cart: key.cart, view: CartView(cart: key.cart, checkoutButton: key.button))
             }
@@ -84,17 +85,12 @@ struct CartController: Sendable {
     /// `POST /cart/checkout`: the checkout of every line, with the code; answers once it exists.
     @Sendable func checkout(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Check out")
-        // Not in the session's turn, as the builder's checkout (`CheckoutController.start`).
+        // As the builder's checkout (`CheckoutController.startCheckout`): asked outside the turn.
         let session = try await context.session.acting()
-        let cart = session.cart.latestState
-        guard !cart.cart.isEmpty else {
-            throw UserFacingError(.conflict, "Your cart is empty; add a guitar from the builder first.")
-        }
-        do {
-            _ = try await session.build.checkout(cart: cart.cart, discount: session.cart.validDiscount)
-        } catch {
-            throw UserFacingError(
-                .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
+        let cart = session.cart.latestState.cart
+        let discount = session.cart.validDiscount
+        try await CheckoutController.startCheckout(of: session, in: context.session) {
+            try $0.requestCheckout(cart: cart, discount: discount)
         }
         return sessions.done(request, redirect: "/checkout")
     }

@@ -35,33 +35,54 @@ struct CheckoutController: Sendable {
     /// once the checkout exists, so a plain form post can be redirected straight to it.
     @Sendable func start(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Checkout")
-        // Not in the session's turn: concurrent posts (a double click, two tabs) join the one
-        // checkout the first started, and the workshop's calls hold up nothing else. It is saved
-        // after (`SessionMiddleware`); a checkout another instance's save outran is not kept.
-        try await Self.startCheckout(of: try await context.session.acting())
+        let session = try await context.session.acting()
+        try await Self.startCheckout(of: session, in: context.session) { $0.requestCheckout() }
         return sessions.done(request, redirect: "/checkout")
     }
 
-    /// Starts (or joins) the checkout of the builder's guitar: `503` when the workshop cannot be
-    /// reached. For the builder's button and the guide's "Check out now" alike.
-    static func startCheckout(of session: Session) async throws {
+    /// Starts (or joins) a checkout, `request` being the builder's or the cart's, and answers once
+    /// it is stored: `503` when the workshop cannot be reached or the checkout could not be stored
+    /// (it is then undone: no tab goes to it). One another tab left or replaced meanwhile is
+    /// answered as made: the page shows what the session holds.
+    ///
+    /// The workshop is asked outside the session's turn: concurrent posts (a double click, two
+    /// tabs) join the one checkout the first started, and the workshop's calls hold up nothing
+    /// else. The checkout arrives held, shown only once a save has stored it (`ShopSession`); the
+    /// turn taken after makes sure of that save.
+    static func startCheckout(
+        of session: Session, in requestSession: RequestSession,
+        _ request: @Sendable (BuildViewModel) throws -> BuildViewModel.PendingCheckout
+    ) async throws {
+        let undone = session.rollbacks
+        let model: CheckoutViewModel
         do {
-            _ = try await session.build.checkout()
+            model = try await request(session.build).value()
+        } catch BuildViewModel.CheckoutFailure.emptyCart {
+            throw UserFacingError(.conflict, "Your cart is empty; add a guitar from the builder first.")
         } catch {
             throw UserFacingError(
                 .serviceUnavailable, "The workshop could not be reached; please try again.", retryAfter: 5)
+        }
+        try await requestSession.act { session in
+            guard session.build.latestState.checkout?.id != model.checkout.id, session.rollbacks != undone else {
+                return
+            }
+            throw UserFacingError(
+                .serviceUnavailable, "Your checkout could not be saved; please try again.", retryAfter: 5)
         }
     }
 
     /// `GET /checkout`: the session's checkout, or back to the builder when there is none.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        guard let session = try await context.session.existing(), let checkout = session.build.currentCheckout else {
-            return responses.seeOther("/")
-        }
+        guard let session = try await context.session.existing() else { return responses.seeOther("/") }
         let version = session.fragments.version
+        // The checkout the tabs show: one not stored yet is not there.
+        let shown = session.shown
+        guard let output = shown.checkout, let checkout = session.build.currentCheckout,
+            checkout.checkout.id == output.checkoutID
+        else { return responses.seeOther("/") }
         // A checkout's guitars never change, so its id stands for its pictures in the key.
-        let key = CheckoutPage.Key(
-            cart: session.cart.currentOutput, output: checkout.currentOutput, checkoutID: checkout.checkout.id)
+        let key = CheckoutPage.Key(cart: shown.cart, output: output, checkoutID: checkout.checkout.id)
         return responses.page(
             renderer.page(template: "checkout", key: key) {
                 CheckoutPage(

@@ -32,8 +32,8 @@ struct GuideController: Sendable {
     /// `GET /guide`: the step the session's guide is at (the first for a new one).
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await sessions.page(request, context, drawnFromBuildAndCart: "guide") { session in
-            let page = GuidePage(
-                cart: session.cart.currentOutput, guide: session.build.currentOutput.guide ?? Self.newGuide)
+            let shown = session.shown
+            let page = GuidePage(cart: shown.cart, guide: shown.build.guide ?? Self.newGuide)
             return renderer.page(template: "guide", key: page.key) { page }
         }
     }
@@ -80,8 +80,8 @@ struct GuideController: Sendable {
         let destination = try await forms.singleOption("then", of: request, as: Destination.self)
         let session = try await context.session.acting { session in try await Self.apply([.finish], to: session) }
         guard destination == .checkout else { return sessions.done(request, redirect: "/") }
-        // As the builder's checkout button does: outside the session's turn, saved after.
-        try await CheckoutController.startCheckout(of: session)
+        // As the builder's checkout button does: the workshop asked outside the session's turn.
+        try await CheckoutController.startCheckout(of: session, in: context.session) { $0.requestCheckout() }
         return sessions.done(request, redirect: "/checkout")
     }
 

@@ -24,7 +24,7 @@ struct OrderController: Sendable {
     /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
     @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let access = try await authorizedOrder(request, context: context)
-        let page = OrderPage(order: access.order, cart: access.session?.cart.currentOutput, key: access.key)
+        let page = OrderPage(order: access.order, cart: access.session?.shown.cart, key: access.key)
         return responses.page(renderer.render(page, template: "order"), for: request)
     }
 

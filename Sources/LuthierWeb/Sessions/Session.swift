@@ -45,19 +45,21 @@ public final class Session: Sendable {
         var closed = false
         /// The page last drawn from this shop's builder and cart; forgotten with the shop.
         var drawn: DrawnPage?
+        /// Whether the shop is held for the turn under way (`takeTurn`): nothing it changes is
+        /// shown until the turn has stored it.
+        var heldForTurn = false
     }
 
     /// A page as last drawn for the session, with what it was drawn from: its template and the
-    /// revisions of the builder's and the cart's states. While both revisions are the same, so is
-    /// the page, and a reload is answered without building its cache key, hashing it or looking
-    /// it up (which was most of a cached page's cost).
+    /// revision of the shown output (`ShopSession.shownRevision`). While the revision is the same,
+    /// so is the page, and a reload is answered without building its cache key, hashing it or
+    /// looking it up (which was most of a cached page's cost).
     ///
     /// The page is held weakly: the render cache bounds what pages cost in all, and a session
     /// must not keep alive one the cache let go.
     private struct DrawnPage {
         let template: String
-        let build: UInt64
-        let cart: UInt64
+        let revision: UInt64
         weak var page: RenderedPage?
     }
 
@@ -74,6 +76,11 @@ public final class Session: Sendable {
         /// saves, and a refresh never comes between a change and its save.
         var busy = false
         var waiting: [CheckedContinuation<Void, Never>] = []
+        /// The session as stored (or, never stored, as it began): what a change that could not be
+        /// stored is undone to, and what a save that would store the same skips.
+        var lastStored: SessionSnapshot
+        /// Changes undone (`rollbacks`).
+        var rollbacks = 0
     }
 
     private let saving: Mutex<Saving>
@@ -96,30 +103,33 @@ public final class Session: Sendable {
         self.renderer = renderer
         self.logger = logger
         // A restored snapshot has been stored (revision 1 or more); a fresh one has not.
-        saving = Mutex(Saving(base: snapshot.revision, stored: snapshot.revision > 0))
+        saving = Mutex(Saving(base: snapshot.revision, stored: snapshot.revision > 0, lastStored: snapshot))
         fragments = FragmentStore(
             initial: SessionFragments.table.all(shop.currentOutput, renderer: renderer),
             navigation: shop.initialNavigation, stopwatch: stopwatch)
     }
 
-    /// The page `template` of the session, drawn by `draw` from nothing but the builder's and the
-    /// cart's outputs (the builder, the cart, the guide): the one drawn last when neither state
-    /// has changed since (`DrawnPage`).
+    /// What every open tab of the session shows: the shop's output as last rendered, without a
+    /// change that is not stored yet. Pages are drawn from it.
+    public var shown: SessionOutput { shop.shownOutput }
+
+    /// The page `template` of the session, drawn by `draw` from nothing but the shown builder's and
+    /// cart's outputs (the builder, the cart, the guide): the one drawn last when the shown output
+    /// has not changed since (`DrawnPage`).
     ///
-    /// The revisions are read before drawing, so a page is remembered by revisions no newer than
-    /// the states it shows: a change meanwhile makes the next request draw again, never show
-    /// an older page.
+    /// The revision is read before drawing, so a page is remembered by a revision no newer than
+    /// the output it shows: a change meanwhile makes the next request draw again, never show an
+    /// older page.
     func page(drawnFromBuildAndCart template: String, draw: (Session) -> RenderedPage) -> RenderedPage {
         let (shop, drawn) = held.withLock { ($0.shop, $0.drawn) }
-        let build = shop.build.stateRevision
-        let cart = shop.cart.stateRevision
-        if let drawn, drawn.build == build, drawn.cart == cart, drawn.template == template, let page = drawn.page {
+        let revision = shop.shownRevision
+        if let drawn, drawn.revision == revision, drawn.template == template, let page = drawn.page {
             return page
         }
         let page = draw(self)
         held.withLock { held in
             guard held.shop === shop else { return }
-            held.drawn = DrawnPage(template: template, build: build, cart: cart, page: page)
+            held.drawn = DrawnPage(template: template, revision: revision, page: page)
         }
         return page
     }
@@ -153,66 +163,125 @@ public final class Session: Sendable {
     /// refresh of this session on this instance comes between them. The routes answer only once
     /// it is stored: what the server said yes to survives a crash.
     ///
-    /// An error of `change` itself is thrown as it is (nothing is saved); a failed save throws a
-    /// `SaveFailure`.
+    /// Nothing of the change is shown (to a tab, a page, the kiosk or analytics) until it is
+    /// stored. A change whose save fails is undone: the session is put back as stored, so a
+    /// refused change never happens, and trying it again makes it once.
+    ///
+    /// An error of `change` itself is thrown as it is, once what it did change is stored: a
+    /// reducer's refusal changes nothing, but an order the workshop refused leaves the checkout
+    /// knowing why, and that is shown. A failed save throws a `SaveFailure`.
     func act(_ change: @escaping Change) async throws {
         await takeTurn()
         defer { endTurn() }
-        try await change(self)
-        try await saveHoldingTurn(replaying: change)
+        var refusal: (any Error)?
+        do {
+            try await change(self)
+        } catch {
+            refusal = error
+        }
+        do {
+            // A refused change is not made again on a session another instance stored meanwhile.
+            try await saveHoldingTurn(replaying: refusal == nil ? change : nil)
+        } catch {
+            rollBackHoldingTurn()
+            throw error
+        }
+        if let refusal { throw refusal }
     }
 
     /// Saves the session as it is now, in its turn: after a change nobody posted (a rate arriving,
-    /// an order confirmed), and under a new id. Throws a `SaveFailure`.
+    /// an order confirmed), and under a new id. Throws a `SaveFailure`; a checkout that arrived
+    /// or ended and waited for this save is then undone, never shown.
     func save() async throws {
         await takeTurn()
         defer { endTurn() }
-        try await saveHoldingTurn(replaying: nil)
+        do {
+            try await saveHoldingTurn(replaying: nil)
+        } catch {
+            // Progress already shown (a rate) stays, for the next save to carry; a checkout that
+            // waited for this save is undone.
+            if shop.holdsUnshownChange { rollBackHoldingTurn() }
+            throw error
+        }
     }
 
-    /// Stores the session, a compare-and-set over the revision last stored. A session that holds
-    /// nothing a new one would not is not stored (yet): a flood of cookie-less posts costs no rows.
+    /// How many times a change was undone because it could not be stored: a request that waited
+    /// for a change made outside its turn (a checkout arriving) tells by it whether it was undone.
+    var rollbacks: Int { saving.withLock { $0.rollbacks } }
+
+    /// Puts the session back as stored, in place of a change that could not be stored (if it holds
+    /// one). The caller holds the turn.
+    private func rollBackHoldingTurn() {
+        let current = shop
+        let stored = saving.withLock { saving -> SessionSnapshot? in
+            guard current.holdsUnshownChange || !current.snapshot(revision: 0).sameContent(as: saving.lastStored)
+            else { return nil }
+            saving.rollbacks += 1
+            return saving.lastStored
+        }
+        guard let stored else { return }
+        shop.taps?.record("session.output", .failure, "not stored: undone")
+        replaceShop(with: stored)
+    }
+
+    /// Stores the session, a compare-and-set over the revision last stored, and lets go of what the
+    /// store now holds. A session that holds nothing a new one would not is not stored (yet): a
+    /// flood of cookie-less posts costs no rows; nor is one that holds just what is stored.
     ///
     /// When another instance stored the session since (a conflict), its snapshot replaces the
     /// shop here, `replay` (the change being saved) is made again on it, and the save is tried
-    /// again. Without a replay, the stored session simply stands. The caller holds the turn.
+    /// again. Without a replay, the stored session simply stands. A change made while the save
+    /// was under way (an effect's answer) is stored too before the turn shows it. The caller holds
+    /// the turn.
     private func saveHoldingTurn(replaying replay: Change?) async throws {
-        for _ in 0..<Self.saveAttempts {
+        var conflicts = 0
+        var rounds = 0
+        while true {
+            let current = shop
+            // Read before the snapshot: the snapshot covers every change the mark counts.
+            let mark = current.saveMark
             let taken: (id: SessionID, base: Int, snapshot: SessionSnapshot)? = saving.withLock { saving in
-                let snapshot = shop.snapshot(revision: saving.base + 1)
+                let snapshot = current.snapshot(revision: saving.base + 1)
                 guard saving.stored || snapshot.holdsSomething else { return nil }
+                if saving.base > 0, snapshot.sameContent(as: saving.lastStored) { return nil }
                 saving.stored = true
                 return (identity.withLock { $0 }, saving.base, snapshot)
             }
-            guard let taken else { return }
-            let outcome: SessionSaveOutcome
-            do {
-                outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
-            } catch {
-                throw SaveFailure.unavailable(error)
-            }
-            switch outcome {
-            case .saved:
-                saving.withLock { saving in
-                    // A save that went out under an id replaced meanwhile says nothing of the new one.
-                    if identity.withLock({ $0 }) == taken.id { saving.base = taken.snapshot.revision }
-                }
-                return
-            case .conflict:
-                let held: Bool
+            if let taken {
+                let outcome: SessionSaveOutcome
                 do {
-                    held = try await reloadHoldingTurn()
+                    outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
                 } catch {
                     throw SaveFailure.unavailable(error)
                 }
-                guard held else { throw SaveFailure.gone }
-                guard let replay else { return }
-                try await replay(self)
+                if outcome == .conflict {
+                    conflicts += 1
+                    guard conflicts < Self.saveAttempts else {
+                        // The change made again last is not stored: the session shows what is.
+                        _ = try? await reloadHoldingTurn(evenIfSame: true)
+                        throw SaveFailure.contended
+                    }
+                    let held: Bool
+                    do {
+                        held = try await reloadHoldingTurn()
+                    } catch {
+                        throw SaveFailure.unavailable(error)
+                    }
+                    guard held else { throw SaveFailure.gone }
+                    guard let replay else { return }
+                    try await replay(self)
+                    continue
+                }
+                saving.withLock { saving in
+                    // A save that went out under an id replaced meanwhile says nothing of the new one.
+                    if identity.withLock({ $0 }) == taken.id { saving.base = taken.snapshot.revision }
+                    saving.lastStored = taken.snapshot
+                }
             }
+            current.releaseHeldForSaving(through: mark)
+            rounds += 1
+            guard current.changed(since: mark), rounds < Self.saveAttempts else { return }
         }
-        // The change made again last is not stored: the session shows what is.
-        _ = try? await reloadHoldingTurn(evenIfSame: true)
-        throw SaveFailure.contended
     }
 
     /// Reads the session as stored when another instance says it saved `revision` (nil: some
@@ -243,29 +312,33 @@ public final class Session: Sendable {
                 snapshot.revision > saving.base || (evenIfSame && snapshot.revision == saving.base)
             else { return false }
             saving.base = snapshot.revision
+            saving.lastStored = snapshot
             return true
         }
         if newer { replaceShop(with: snapshot) }
         return true
     }
 
-    /// Puts the shop of `snapshot` in place of the one held: the old one closes, the new one is
-    /// driven (if the old one was), and every open tab is sent what differs, as one change.
+    /// Puts the shop of `snapshot` in place of the one held: the old one closes (with whatever it
+    /// held back), the new one is driven (if the old one was) and held for the turn (if the old
+    /// one was), and every open tab is sent what differs from what it shows, as one change.
     private func replaceShop(with snapshot: SessionSnapshot) {
         let renderer = renderer
-        let replaced: ShopSession? = held.withLock { held in
+        let replaced: (old: ShopSession, new: ShopSession)? = held.withLock { held in
             guard !held.closed else { return nil }
             let old = held.shop
             held.shop = factory.shop(of: snapshot, taps: old.taps)
-            // The new shop's stores count their revisions afresh.
+            // The new shop's output counts its revisions afresh.
             held.drawn = nil
+            if held.heldForTurn { held.shop.hold() }
             if held.driven { start(held.shop) }
-            return old
+            return (old, held.shop)
         }
         guard let replaced else { return }
-        replaced.close()
-        let change = SessionChange(previous: replaced.currentOutput, current: shop.currentOutput, source: .build)
-        shop.taps?.record("session.output", .value, "refreshed: revision \(snapshot.revision) stored elsewhere")
+        let shown = replaced.old.shownOutput
+        replaced.old.close()
+        let change = SessionChange(previous: shown, current: replaced.new.shownOutput, source: .build)
+        replaced.new.taps?.record("session.output", .value, "replaced: revision \(snapshot.revision) as stored")
         fragments.publish(
             SessionFragments.table.changed(from: change.previous, to: change.current, renderer: renderer),
             navigate: change.navigation)
@@ -284,10 +357,22 @@ public final class Session: Sendable {
             }
             if now { continuation.resume() }
         }
+        // Whoever holds the turn holds the shop: nothing changed in the turn shows before it is stored.
+        held.withLock { held in
+            held.heldForTurn = true
+            return held.shop
+        }.hold()
     }
 
-    /// Hands the turn to the next waiting, or frees it.
+    /// Lets go of the shop (what the turn stored is shown) and hands the turn to the next waiting,
+    /// or frees it.
     private func endTurn() {
+        let holding = held.withLock { held -> ShopSession? in
+            guard held.heldForTurn else { return nil }
+            held.heldForTurn = false
+            return held.shop
+        }
+        holding?.release()
         let next = saving.withLock { saving -> CheckedContinuation<Void, Never>? in
             guard !saving.waiting.isEmpty else {
                 saving.busy = false
@@ -359,7 +444,7 @@ public final class Session: Sendable {
             },
             // A save is a database write: it goes on a task of its own, for as long as it takes, so
             // the checkout's change is not held up by it.
-            checkoutProgressed: { Task { await self.saveInBackground() } })
+            save: { Task { await self.saveInBackground() } })
     }
 
     /// Marks the session as used now, as the registry's `use`-th use.
