@@ -9,10 +9,15 @@ import Synchronization
 /// when that connection ends, so when the leader dies (even `kill -9`: the kernel closes its
 /// socket) another instance takes it at its next try, within `retryInterval`.
 ///
-/// A leader checks its connection every `checkInterval`; when the check fails it stops leading and
-/// tries again. Until then, cut off from the database, it may still believe it leads while another
-/// has taken over: harmless, since every pass moves stages under the workshop's lock
-/// (`FloorLeadership`).
+/// A leader checks its connection every `checkInterval`; when the check fails, or does not answer
+/// within `callTimeout`, it stops leading, closes the connection and tries again. Until then, cut
+/// off from the database, it may still believe it leads while another has taken over: harmless,
+/// since every pass moves stages under the workshop's lock (`FloorLeadership`).
+///
+/// Every query it makes is bounded: a connection PostgreSQL ended while it was idle (a restart of
+/// the server) can leave a query on it waiting for good, and cancelling the task does not end it.
+/// Only closing the connection does. Unbounded, the leader neither noticed the restart (the floor
+/// stopped for good) nor let the process stop on `SIGTERM`.
 public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     let location: PostgresLocation
     let logger: Logger
@@ -31,14 +36,17 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     public static var retryInterval: Duration { .seconds(1) }
     /// How often the leader checks that its connection (and so its lock) is still there.
     public static var checkInterval: Duration { .seconds(1) }
+    /// How long any one of its queries may take before the connection is given up.
+    let callTimeout: Duration
 
     public init(
-        location: PostgresLocation, logger: Logger, clock: C,
+        location: PostgresLocation, logger: Logger, clock: C, callTimeout: Duration = .seconds(5),
         attempted: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.location = location
         self.logger = logger
         self.clock = clock
+        self.callTimeout = callTimeout
         self.attempted = attempted
     }
 
@@ -79,10 +87,12 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
                 while true {
                     let check = alarm(on: clock, after: Self.checkInterval)
                     try await check()
-                    try await opened.run("SELECT 1", logger)
+                    try await bounded(on: opened) { try await $0.run("SELECT 1", self.logger) }
                 }
             } catch {
-                if isLeading { logger.warning("This instance no longer runs the workshop floor; trying again") }
+                if isLeading, !Task.isCancelled {
+                    logger.warning("This instance no longer runs the workshop floor; trying again")
+                }
             }
             lead(false)
             try? await connection?.close()
@@ -98,14 +108,61 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
             // The retry's deadline is fixed before the try is told, so a test clock advanced
             // after hearing it always wakes it.
             let retry = alarm(on: clock, after: Self.retryInterval)
-            let taken =
+            let taken = try await bounded(on: connection) { connection in
                 try await connection.value(
                     Bool.self,
                     "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || ':floor-leader', 0))",
-                    logger) ?? false
+                    self.logger) ?? false
+            }
             attempted(taken)
             if taken { return }
             try await retry()
+        }
+    }
+
+    /// `query` on `connection`, within `callTimeout` on the clock: the first of the query's answer,
+    /// the timeout and the caller's cancellation decides, and past the first two the connection
+    /// is closed.
+    ///
+    /// A closed connection is not asked at all: PostgresNIO never answers a query sent on one.
+    /// Nor is the query awaited once the race is decided, since it may never end: it runs in a
+    /// task of its own, which the close (or its own answer) ends whenever it can.
+    private func bounded<T: Sendable>(
+        on connection: PostgresConnection, _ query: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let (clock, timeout, location) = (clock, callTimeout, location)
+        guard !connection.isClosed else {
+            throw WorkshopStoreError.unreachable(database: location.description, after: .zero)
+        }
+        let race = FirstAnswer<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                race.wait(continuation)
+                let work = Task {
+                    do {
+                        race.answer(.success(try await query(connection)))
+                    } catch {
+                        race.answer(.failure(error))
+                    }
+                }
+                let timer = Task {
+                    guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                    let unreachable = WorkshopStoreError.unreachable(database: location.description, after: timeout)
+                    race.answer(.failure(unreachable))
+                }
+                race.whenDecided { result in
+                    timer.cancel()
+                    work.cancel()
+                    if case .failure = result {
+                        // The future's form: not awaited, since the close of a stuck connection
+                        // is not to be waited for either.
+                        let closed: EventLoopFuture<Void> = connection.close()
+                        _ = closed
+                    }
+                }
+            }
+        } onCancel: {
+            race.answer(.failure(CancellationError()))
         }
     }
 
@@ -119,5 +176,58 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
         }
         if changed, leading { logger.info("This instance runs the workshop floor (it holds the leader's lock)") }
         for continuation in waiting { continuation.resume() }
+    }
+}
+
+/// The first of several answers to one wait: later ones are dropped. What `bounded(on:_:)` races
+/// the query, the clock and cancellation with.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var decided: Result<T, any Error>?
+        var onDecided: (@Sendable (Result<T, any Error>) -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Where the answer goes; one that came first is given at once.
+    func wait(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            guard let decided = state.decided else {
+                state.continuation = continuation
+                return nil
+            }
+            return decided
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// Told of the answer once it is known (at once, if it is).
+    func whenDecided(_ body: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let decided = state.withLock { state -> Result<T, any Error>? in
+            guard let decided = state.decided else {
+                state.onDecided = body
+                return nil
+            }
+            return decided
+        }
+        if let decided { body(decided) }
+    }
+
+    /// Gives `result` as the answer, unless one was given already.
+    func answer(_ result: Result<T, any Error>) {
+        let (continuation, onDecided) = state.withLock { state in
+            guard state.decided == nil else {
+                return (CheckedContinuation<T, any Error>?.none, (@Sendable (Result<T, any Error>) -> Void)?.none)
+            }
+            state.decided = result
+            defer {
+                state.continuation = nil
+                state.onDecided = nil
+            }
+            return (state.continuation, state.onDecided)
+        }
+        continuation?.resume(with: result)
+        onDecided?(result)
     }
 }

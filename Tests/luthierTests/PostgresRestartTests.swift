@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// PostgreSQL restarted under a running instance, as an operator's upgrade would: the instance
+/// notices, leads the workshop floor again once the database is back, and a `SIGTERM` after it
+/// still stops the process within the documented bound. The database is a throwaway server of
+/// the test's own, since restarting the one the other tests share would fail them.
+@Suite(
+    "Process: PostgreSQL restarted under a running instance",
+    .enabled(if: PostgresDatabase.serverURL != nil, "needs PostgreSQL (LUTHIER_TEST_POSTGRES_URL)"))
+struct PostgresRestartTests {
+    static let leads = "This instance runs the workshop floor"
+
+    @Test func afterARestartTheFloorIsLedAgainAndSIGTERMStopsTheProcessWithinTheBound() async throws {
+        let postgres = try await ThrowawayPostgres.start()
+        do {
+            try await withWorkbench { bench in
+                let server = try await bench.startServer(arguments: ["--database", postgres.url])
+                try await waitUntil("the instance leads the floor", limit: .seconds(20)) {
+                    server.output.contains(Self.leads)
+                }
+                try await postgres.restart(downFor: 6)
+                // Before the fix its check of the lock waited for good on the connection the restart
+                // ended: the floor was never led again, and the signal below was never obeyed.
+                try await waitUntil("the instance leads the floor again", limit: .seconds(20)) {
+                    server.output.components(separatedBy: Self.leads).count - 1 >= 2
+                }
+                let signalled = ContinuousClock.now
+                server.send(SIGTERM)
+                let exit = try await server.waitForExit(within: GracefulShutdownTests.exitBound)
+                let exitedAfter = signalled.duration(to: .now)
+                #expect(exit.code == 0 && !exit.bySignal, "\(exit)\n\(bench.outputs)")
+                print(
+                    "[reliability] PostgreSQL restarted under an instance (6 s down): the floor led again, then "
+                        + "SIGTERM: \(exit) after \(exitedAfter.milliseconds) ms")
+            }
+        } catch {
+            await postgres.stop()
+            throw error
+        }
+        await postgres.stop()
+    }
+}
+
+/// A PostgreSQL server of one test's own, on loopback (`Scripts/postgres-for-tests`).
+struct ThrowawayPostgres {
+    let url: String
+    let directory: String
+
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Scripts/postgres-for-tests").path
+
+    static func start() async throws -> ThrowawayPostgres {
+        let output = try await run(["start"])
+        func exported(_ name: String) -> String? {
+            output.split(separator: "\n").first { $0.hasPrefix("export \(name)=") }.map {
+                String($0.dropFirst("export \(name)=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+            }
+        }
+        guard let url = exported("LUTHIER_TEST_POSTGRES_URL"), let directory = exported("LUTHIER_TEST_POSTGRES_DIR")
+        else { throw TestFailure("postgres-for-tests start printed no URL: \(output)") }
+        return ThrowawayPostgres(url: url, directory: directory)
+    }
+
+    /// Stops the server (every connection ends), waits `seconds`, and starts it again on the same port.
+    func restart(downFor seconds: Int) async throws {
+        _ = try await Self.run(["restart", directory, String(seconds)])
+    }
+
+    func stop() async {
+        _ = try? await Self.run(["stop", directory])
+    }
+
+    /// Runs the script with `arguments`; its standard output, once it has ended with status 0.
+    ///
+    /// The output goes to a file, not a pipe: the server the script starts inherits the script's
+    /// descriptors, so a pipe's end would never come.
+    private static func run(_ arguments: [String]) async throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-\(UUID().uuidString).out")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw TestFailure("cannot write \(file.path)")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try FileHandle(forWritingTo: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script] + arguments
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? output.close()
+        // Reaped here, as `LuthierProcess.stop` does: Foundation may leave the ended script a
+        // zombie and report it running for good.
+        let pid = process.processIdentifier
+        let status = Locked<Int32?>(nil)
+        try await waitUntil("postgres-for-tests \(arguments.joined(separator: " ")) ends", limit: .seconds(120)) {
+            var raw: Int32 = 0
+            let reaped = waitpid(pid, &raw, WNOHANG)
+            if reaped == pid { status.withLock { $0 = (raw >> 8) & 0xff } }
+            // Foundation reaped it first: it knows the status then.
+            if reaped == -1, !process.isRunning { status.withLock { $0 = process.terminationStatus } }
+            return status.value != nil
+        }
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        guard status.value == 0 else {
+            throw TestFailure("postgres-for-tests \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+        return text
+    }
+}
