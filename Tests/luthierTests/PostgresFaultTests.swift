@@ -5,15 +5,54 @@ import Testing
     import Glibc
 #endif
 
-/// PostgreSQL restarted under a running instance, as an operator's upgrade would: the instance
-/// notices, leads the workshop floor again once the database is back, and a `SIGTERM` after it
-/// still stops the process within the documented bound. The database is a throwaway server of
-/// the test's own, since restarting the one the other tests share would fail them.
+/// PostgreSQL misbehaving under a running instance: refusing a session's writes, and restarted.
 @Suite(
-    "Process: PostgreSQL restarted under a running instance",
+    "Process: PostgreSQL refusing writes, and restarted under an instance",
     .enabled(if: PostgresDatabase.serverURL != nil, "needs PostgreSQL (LUTHIER_TEST_POSTGRES_URL)"))
-struct PostgresRestartTests {
+struct PostgresFaultTests {
     static let leads = "This instance runs the workshop floor"
+
+    /// The tester's third fault: a trigger refusing every write to `sessions`. An add to cart and
+    /// a builder change are refused; no page and no stream shows either; once the trigger is gone
+    /// the retry adds one guitar, and that is what is stored.
+    @Test func aChangePostgreSQLRefusesToStoreIsShownNowhereAndItsRetryAppliesOnce() async throws {
+        let database = try PostgresDatabase.fresh()
+        let shop = PostgresShop(url: database)
+        try await withShop { bench, client in
+            let server = try await bench.startServer(arguments: ["--database", database])
+            let cookie = try await client.newSession(on: server.baseURL)
+            #expect(try await client.post(server.url("/build"), form: "shape=longV", cookie: cookie).status == 204)
+            let stream = try await EventStreamReader.open(server.url("/events"), cookie: cookie, on: client)
+            try await stream.waitUntilText("the stream's first patch") { $0.contains("event: patch") }
+
+            _ = try shop.rows(
+                """
+                CREATE FUNCTION refuse_session_writes() RETURNS trigger LANGUAGE plpgsql AS
+                $$ BEGIN RAISE EXCEPTION 'sessions are read-only for this test'; END $$;
+                CREATE TRIGGER refuse_session_writes BEFORE INSERT OR UPDATE ON sessions
+                FOR EACH ROW EXECUTE FUNCTION refuse_session_writes();
+                """)
+            let refusedAdd = try await client.post(server.url("/cart/items"), form: "", cookie: cookie)
+            let refusedColor = try await client.post(server.url("/build"), form: "color=dusk", cookie: cookie)
+            for answer in [refusedAdd, refusedColor] {
+                #expect(answer.status == 503, "\(answer)")
+                #expect(answer.text.contains("could not be saved"), "\(answer)")
+            }
+            let page = try await client.get(server.url("/"), cookie: cookie)
+            #expect(DatabaseFaultTests.badgeCounts(in: page.text) == ["0"], "\(page)")
+            #expect(DatabaseFaultTests.description(in: page.text)?.hasPrefix("Natural Long V") == true)
+            _ = try shop.rows("DROP TRIGGER refuse_session_writes ON sessions")
+
+            #expect(try await client.post(server.url("/cart/items"), form: "", cookie: cookie).status == 204)
+            try await stream.waitUntilText("the retried add") { DatabaseFaultTests.badgeCounts(in: $0).contains("1") }
+            #expect(!DatabaseFaultTests.badgeCounts(in: stream.text).contains("2"))
+            #expect(!stream.text.contains("Dusk Long V"))
+            stream.cancel()
+            let stored = try shop.rows("SELECT snapshot FROM sessions")
+            #expect(stored.count == 1)
+            #expect(stored.first?.first?.contains("dusk") == false, "\(stored)")
+        }
+    }
 
     @Test func afterARestartTheFloorIsLedAgainAndSIGTERMStopsTheProcessWithinTheBound() async throws {
         let postgres = try await ThrowawayPostgres.start()
