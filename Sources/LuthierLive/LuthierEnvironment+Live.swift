@@ -49,6 +49,7 @@ public struct LiveSystem: Sendable {
     private let httpClient: HTTPClient?
     /// Which instance on the PostgreSQL database runs the workshop floor; nil for SQLite.
     private let floorLeader: PostgresFloorLeader<ContinuousClock>?
+    private let readinessProbe: ReadinessProbe<ContinuousClock>
 
     /// - Parameters:
     ///   - database: an SQLite file (created and migrated if needed), `:memory:`, or a
@@ -83,6 +84,12 @@ public struct LiveSystem: Sendable {
             admin = .live(store: sqlite)
             journal = .live(store: sqlite)
             floorLeader = nil
+        }
+        readinessProbe = ReadinessProbe(clock: clock) { [store] in
+            switch store {
+            case .sqlite(let sqlite): await sqlite.writeProblem()
+            case .postgres(let postgres): await postgres.writeProblem(within: .seconds(5))
+            }
         }
         let exchangeRates: ExchangeRateClient
         // One HTTP client for both upstreams, made only when one is configured.
@@ -141,16 +148,12 @@ public struct LiveSystem: Sendable {
         }
     }
 
-    /// Why this instance should not be sent requests now, or nil when it may: PostgreSQL must
-    /// answer a `SELECT 1` within the store's bound; an SQLite file is always there.
+    /// Why this instance should not be sent requests now, or nil when it may: the database must
+    /// take a write (a full disk, a read-only file, another process's lock or a database refusing
+    /// writes all fail it), asked at most once a second and told within a second
+    /// (`ReadinessProbe`).
     public var readiness: @Sendable () async -> String? {
-        switch store {
-        case .sqlite: { nil }
-        case .postgres(let postgres):
-            {
-                await postgres.isReachable() ? nil : "the database at \(postgres.location) does not answer"
-            }
-        }
+        { [readinessProbe] in await readinessProbe.problem() }
     }
 
     /// When this instance runs the workshop floor's stage timer: always on SQLite; on PostgreSQL

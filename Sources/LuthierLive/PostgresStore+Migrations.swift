@@ -135,6 +135,11 @@ extension PostgresStore {
                 """
             ]
         ),
+        (
+            // One row the readiness probe writes, to learn whether the database takes writes now.
+            "v4-readiness-probe",
+            [WorkshopStore.readinessProbeTable]
+        ),
     ]
 
     /// Runs every migration not yet recorded, inside the caller's transaction (which holds

@@ -90,6 +90,23 @@ public final class PostgresStore: Sendable {
         try await connection.close()
     }
 
+    /// Why the database does not take a write now, or nil when it does: one row of
+    /// `readiness_probe` written in a transaction of its own, within `timeout`.
+    public func writeProblem(within timeout: Duration) async -> String? {
+        do {
+            try await connection(within: timeout) { connection in
+                try await connection.run(
+                    """
+                    INSERT INTO readiness_probe (id, probed_at) VALUES (1, \(Self.milliseconds(self.now())))
+                    ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at
+                    """, self.logger)
+            }
+            return nil
+        } catch {
+            return "the database at \(location) does not take writes (\(Self.reason(error)))"
+        }
+    }
+
     /// Whether the database answers now: `SELECT 1` on a pooled connection.
     public func isReachable() async -> Bool {
         (try? await connection { connection in try await connection.run("SELECT 1", self.logger) }) != nil

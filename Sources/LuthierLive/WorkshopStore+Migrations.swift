@@ -73,6 +73,10 @@ extension WorkshopStore {
                     )
                     """)
         }
+        // v7: one row the readiness probe writes, to learn whether the database takes writes now.
+        migrator.registerMigration("v7-readiness-probe") { db in
+            try db.execute(sql: WorkshopStore.readinessProbeTable)
+        }
         return migrator
     }
 

@@ -212,6 +212,33 @@ public final class WorkshopStore: Sendable {
         ) ?? 0
     }
 
+    /// The one-row table the readiness probe writes (the same words on SQLite and PostgreSQL).
+    static let readinessProbeTable = """
+        CREATE TABLE readiness_probe (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            probed_at BIGINT NOT NULL
+        )
+        """
+
+    /// Why the file does not take a write now, or nil when it does: one row of `readiness_probe`
+    /// written and committed (so a full disk, a read-only file or another process's lock shows),
+    /// waiting for a lock as every write does.
+    public func writeProblem() async -> String? {
+        let now = WorkshopPace.milliseconds(self.now())
+        do {
+            try await asyncWrite { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO readiness_probe (id, probed_at) VALUES (1, ?)
+                        ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at
+                        """, arguments: [now])
+            }
+            return nil
+        } catch {
+            return "the database \(path) does not take writes (\(Self.reason(error)))"
+        }
+    }
+
     /// Reads on the database without holding a Swift concurrency thread.
     func asyncRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await writer.read(value)

@@ -87,7 +87,7 @@ final class VirtualLockWaitClock: Sendable {
 
 /// A second store on the same file, in the middle of an order transaction it does not commit
 /// until `release()`: it holds SQLite's write lock on a thread of its own meanwhile.
-private final class LockHolder: Sendable {
+final class LockHolder: Sendable {
     private let released = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let isHeld = Mutex(true)

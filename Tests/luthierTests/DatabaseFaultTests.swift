@@ -101,10 +101,18 @@ struct DatabaseFaultTests {
                 #expect(answer.status == 503, "\(answer)")
                 #expect(answer.text.contains("could not be saved"), "\(answer)")
             }
+            // Not ready while writes fail (a balancer sends customers elsewhere), alive all the same.
+            let readiness = try await client.get(server.url("/readyz"))
+            #expect(readiness.status == 503, "\(readiness)")
+            #expect(readiness.text.contains("does not take writes"), "\(readiness)")
+            #expect(try await client.get(server.url("/livez")).status == 200)
             let underLock = try await client.get(server.url("/"), cookie: cookie)
             #expect(Self.description(in: underLock.text)?.hasPrefix("Natural Long V") == true, "\(underLock)")
             #expect(Self.badgeCounts(in: underLock.text) == ["0"])
             lock.release()
+            try await waitUntil("ready once the lock is gone", limit: .seconds(10)) {
+                try await client.get(server.url("/readyz")).status == 200
+            }
 
             // Tried again, as told: one guitar, and the stream never showed dusk or two guitars.
             #expect(try await client.post(server.url("/cart/items"), form: "", cookie: cookie).status == 204)
@@ -155,6 +163,8 @@ struct DatabaseFaultTests {
                 let stockBefore = try database.stock()
 
                 try setFileSizeLimit(of: server.pid, to: 0)
+                let readiness = try await client.get(server.url("/readyz"))
+                #expect(readiness.status == 503, "\(readiness)")
                 var answers: [ShopResponse] = []
                 for cookie in cookies + [cart.0] {
                     answers.append(try await customer.order(cookie: cookie))

@@ -313,19 +313,16 @@ public func buildRouter(
                 + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
         }, shopCodes: services.registry.discounts)
     let recording = RecordingRouter(router: router, table: routes)
-    // For load balancers and monitors: answers while the server takes requests, without a session;
-    // "not ready" (503, try again in 5 s) while its database does not answer, so that a balancer
-    // sends the requests to an instance that can serve them.
-    recording.get("/healthz") { [readiness = services.readiness] _, _ in
-        if let problem = await readiness() {
-            return Response(
-                status: .serviceUnavailable,
-                headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store", .retryAfter: "5"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "not ready: \(problem)\n")))
+    // For load balancers and monitors, without a session. Liveness (`/livez`): the process serves;
+    // restart it only when this fails. Readiness (`/readyz`, and `/healthz` that balancers already
+    // ask): "not ready" (503, try again in 5 s) while the database does not take writes, so that a
+    // balancer sends customers to an instance that can keep their changes.
+    recording.get("/livez") { _, _ in plainAnswer(.ok, "ok\n") }
+    for path in ["/readyz", "/healthz"] {
+        recording.get(RouterPath(path)) { [readiness = services.readiness] _, _ in
+            guard let problem = await readiness() else { return plainAnswer(.ok, "ok\n") }
+            return plainAnswer(.serviceUnavailable, "not ready: \(problem)\n", retryAfter: "5")
         }
-        return Response(
-            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
     }
     recording.addRoutes(build.endpoints)
     recording.addRoutes(guide.endpoints)
@@ -362,4 +359,11 @@ public func buildRouter(
     }
     recording.addRoutes(metrics.endpoints)
     return router
+}
+
+/// A short plain-text answer nobody caches: what the health routes say.
+private func plainAnswer(_ status: HTTPResponse.Status, _ text: String, retryAfter: String? = nil) -> Response {
+    var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"]
+    if let retryAfter { headers[.retryAfter] = retryAfter }
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
 }
