@@ -47,13 +47,19 @@ public struct JournalEntry: Hashable, Sendable {
     ///
     /// - Throws: `JournalRefusal` naming what is wrong.
     public static func owner(title: String, url: String? = nil) throws(JournalRefusal) -> JournalEntry {
-        guard let trimmed = title.oneLine(longest: longestTitle) else { throw .title }
-        if let url {
-            guard url.count <= longestURL, let components = URLComponents(string: url),
-                ["http", "https"].contains(components.scheme?.lowercased() ?? ""), components.host?.isEmpty == false
-            else { throw .url(url) }
-        }
-        return JournalEntry(by: "owner", title: trimmed, url: url)
+        if let problem = title.oneLineProblem(longest: longestTitle) { throw .title(problem: problem) }
+        if let url, !isAllowedLink(url) { throw .url(url) }
+        return JournalEntry(by: "owner", title: title.trimmingCharacters(in: .whitespaces), url: url)
+    }
+
+    /// Whether `url` may be a story's link: an `http` or `https` address with a host, of at most
+    /// `longestURL` characters (never `javascript:`, `data:` or a protocol-relative `//host`).
+    public static func isAllowedLink(_ url: String) -> Bool {
+        guard url.count <= longestURL, url.utf8.count <= String.bytesAllowed(forCharacters: longestURL),
+            let components = URLComponents(string: url),
+            ["http", "https"].contains(components.scheme?.lowercased() ?? ""), components.host?.isEmpty == false
+        else { return false }
+        return !url.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == " " }
     }
 
     /// The stories of the owner's adjustment of `wood` by `change`: a restock when it adds, and

@@ -18,6 +18,18 @@ public struct JournalStory: Hashable, Sendable {
         self.url = url
     }
 
+    /// The story as the shop shows it, whatever source it came from: the owner's rules for a
+    /// story applied to one the shop did not write. The title is made one line of at most
+    /// `JournalEntry.longestTitle` characters (cut with "…"), and so is the author's name (40); a
+    /// link that is not an `http(s)` address (`javascript:`, `data:`, `//host`) is dropped, the
+    /// story kept. Nil when no title is left.
+    public func asShown() -> JournalStory? {
+        guard let title = title.asOneLine(longest: JournalEntry.longestTitle) else { return nil }
+        return JournalStory(
+            id: id, by: by.asOneLine(longest: 40) ?? "", time: time, title: title,
+            url: url.flatMap { JournalEntry.isAllowedLink($0) ? $0 : nil })
+    }
+
     /// Newest first, and by id between stories of the same second: the journal's order.
     public static func isNewer(_ a: JournalStory, _ b: JournalStory) -> Bool {
         a.time != b.time ? a.time > b.time : a.id > b.id

@@ -30,4 +30,9 @@ public struct StockAdjustment: Hashable, Sendable, Codable {
     public static func note(_ text: String) -> String? {
         text.oneLine(longest: longestNote)
     }
+
+    /// Why `text` is not a note, as the end of a sentence; nil when it is one.
+    public static func noteProblem(_ text: String) -> String? {
+        text.oneLineProblem(longest: longestNote)
+    }
 }

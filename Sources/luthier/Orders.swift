@@ -98,7 +98,8 @@ struct Orders: AsyncParsableCommand {
         func run() async throws {
             guard let note = StockAdjustment.note(note) else {
                 throw ValidationError(
-                    "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
+                    "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line; "
+                        + "\(StockAdjustment.noteProblem(note) ?? "it is not one").")
             }
             do {
                 let order = try await shop.withAdmin { admin in

@@ -55,7 +55,8 @@ struct Stock: AsyncParsableCommand {
             }
             guard let note = StockAdjustment.note(note) else {
                 throw ValidationError(
-                    "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
+                    "--note must say why, in 1–\(StockAdjustment.longestNote) characters on one line; "
+                        + "\(StockAdjustment.noteProblem(note) ?? "it is not one").")
             }
             do {
                 let booked = try await shop.withAdmin { admin in

@@ -118,6 +118,37 @@ struct JournalFeatureTests {
         await store.finish()
     }
 
+    @Test("a hostile source's stories are shown by the owner's rules: http(s) links only, one bounded line")
+    func hostileStoriesAreShownByTheOwnersRules() async {
+        let news = FakeNews(clock: ManualClock())
+        let time = Date(timeIntervalSince1970: 100)
+        let script = JournalStory(id: 1, by: "x", time: time, title: "Click\nme\u{202E}", url: "javascript:alert(1)")
+        let huge = JournalStory(id: 2, by: "x", time: time, title: String(repeating: "w", count: 200_000))
+        let blank = JournalStory(id: 3, by: "x", time: time, title: "\u{202E}\n")
+        news.ids.withLock { $0 = (.zero, .success([1, 2, 3])) }
+        news.answers.withLock {
+            $0 = [
+                1: .init(delay: .zero, result: .success(script)),
+                2: .init(delay: .zero, result: .success(huge)),
+                3: .init(delay: .zero, result: .success(blank)),
+            ]
+        }
+        var store = Self.store(news, maxInFlight: 1)
+        store.send(.refresh) { $0.isLoading = true }
+        await store.receive(.listed([1, 2, 3])) { $0.listed = [1, 2, 3] }
+        let shownScript = JournalStory(id: 1, by: "x", time: time, title: "Click me")
+        await store.receive(.arrived(script)) { $0.stories = [shownScript] }
+        let shownHuge = JournalStory(id: 2, by: "x", time: time, title: String(repeating: "w", count: 199) + "…")
+        await store.receive(.arrived(huge)) { $0.stories = [shownHuge, shownScript] }
+        // Nothing is left of its title: not shown.
+        await store.receive(.arrived(blank))
+        await store.receive(.loadFinished) {
+            $0.isLoading = false
+            $0.hasLoaded = true
+        }
+        await store.finish()
+    }
+
     @Test("a story that fails or is garbage is dropped and the rest are shown; at most maxStories are asked")
     func failedStoriesAreDropped() async {
         let news = FakeNews(clock: ManualClock())

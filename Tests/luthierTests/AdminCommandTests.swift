@@ -114,7 +114,9 @@ struct AdminCommandTests {
             let refused = try Self.luthier(["journal", "add", "two\nlines"], database: database)
             #expect(refused.status != 0)
             #expect(
-                refused.error.contains("title: a story needs a title of 1–200 characters on one line."), "\(refused)")
+                refused.error.contains(
+                    "title: a story needs a title of 1–200 characters on one line; it has a line break."),
+                "\(refused)")
             let badLink = try Self.luthier(["journal", "add", "x", "--url", "ftp://example.com"], database: database)
             #expect(badLink.error.contains("url: 'ftp://example.com' is not an http or https address"), "\(badLink)")
             _ = try Self.luthier(

@@ -96,8 +96,9 @@ public struct JournalFeature: Reducer {
         case .listFailed(let error):
             state.isLoading = false
             state.notice = error.notice
-        case .arrived(let story):
-            guard state.listed.contains(story.id) else { break }
+        case .arrived(let arrived):
+            // Any source's story gets the owner's rules (a hostile `--news-url` included).
+            guard state.listed.contains(arrived.id), let story = arrived.asShown() else { break }
             state.stories = (state.stories.filter { $0.id != story.id } + [story]).sorted(by: JournalStory.isNewer)
             state.notice = nil
         case .dropped:

@@ -24,9 +24,11 @@ extension FormReader {
     /// An admin's note (`StockAdjustment.note`), or `422` naming the field.
     static func note(_ value: String?, field: String = "note") throws(UserFacingError) -> String {
         guard let note = StockAdjustment.note(value ?? "") else {
+            let problem = StockAdjustment.noteProblem(value ?? "") ?? "it is not one"
             throw UserFacingError(
                 .unprocessableContent,
-                "Field '\(field)' must say why, in 1–\(StockAdjustment.longestNote) characters on one line.")
+                "Field '\(field)' must say why, in 1–\(StockAdjustment.longestNote) characters on one line; \(problem)."
+            )
         }
         return note
     }
