@@ -126,9 +126,15 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(
         help:
-            "A reverse proxy in front is trusted: X-Forwarded-Proto https makes the cookie Secure and sends HSTS, and X-Forwarded-For names the client for per-client limits."
+            "A reverse proxy in front is trusted: Forwarded (RFC 7239) or X-Forwarded-Proto https makes the cookie Secure and sends HSTS, and Forwarded's for= (else X-Forwarded-For) names the client for per-client limits and the log."
     )
     var trustProxy = false
+
+    @Option(
+        help:
+            "How many leading bits of an IPv6 address are one client for the per-client limits (1–128): a host holds a whole /64 and can use a new address in it for every request."
+    )
+    var clientIPv6Prefix = 64
 
     /// How the log is written.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -268,6 +274,7 @@ struct Serve: AsyncParsableCommand {
             workshopPace: try WorkshopPace(argument: workshopPace),
             allowedHosts: allowedHosts,
             trustProxy: trustProxy,
+            ipv6ClientPrefix: clientIPv6Prefix,
             orderLimitPerSession: .perHour(ordersPerHourPerSession),
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )

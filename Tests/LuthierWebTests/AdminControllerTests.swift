@@ -64,9 +64,9 @@ struct AdminControllerTests {
             let admin = log.all.filter { $0.contains("Admin ") }
             #expect(
                 admin == [
-                    "warning Admin sign-in refused: not the admin token",
+                    "warning Admin sign-in refused: not the admin token client=127.0.0.1",
                     "notice Admin signed in minutes=30",
-                    "warning Admin request refused: not the admin token",
+                    "warning Admin request refused: not the admin token client=127.0.0.1",
                     "notice Admin signed out",
                 ], "\(admin)")
             let whole = log.all.joined(separator: "\n")

@@ -46,6 +46,32 @@ struct OrderLimitsTests {
         }
     }
 
+    @Test("an IPv6 host rotating through its /64 behind a trusted proxy is one client; another /64 is another")
+    func ipv6HostRotatingThroughItsPrefix() async throws {
+        let configure: @Sendable (inout LuthierConfiguration) -> Void = {
+            Self.configure(&$0)
+            $0.trustProxy = true
+        }
+        try await TestShop.run(configure: configure) { app, _ in
+            var statuses: [Int] = []
+            for address in ["2001:db8:1:2::a", "2001:db8:1:2:ffff::b", "2001:db8:1:2:1234:5678:9abc:def0"] {
+                statuses.append(try await Self.order(app, from: address))
+            }
+            // The third address of the same /64 is the same client, past its limit of two.
+            #expect(statuses == [204, 204, 429])
+            // Another /64 is another client.
+            let elsewhere = try await Self.order(app, from: "2001:db8:1:3::a")
+            #expect(elsewhere == 204)
+        }
+    }
+
+    /// Checks out in a new session and orders through a trusted proxy that forwarded for `address`.
+    static func order(_ app: TestApp, from address: String) async throws -> Int {
+        let cookie = try await CheckoutControllerTests.checkedOut(app)
+        let forwarded = [("Forwarded", "for=\"[\(address)]:4711\";proto=http")]
+        return try await app.scriptPost("/checkout/order", form: "", cookie: cookie, headers: forwarded).status
+    }
+
     @Test("an order refused for another reason (unavailable wood, 409) does not use up the limit")
     func refusedOrdersAreGivenBack() async throws {
         let configure: (inout LuthierConfiguration) -> Void = {

@@ -90,4 +90,41 @@ struct RequestOriginTests {
         #expect(RequestOrigin.hostName(fromAuthority: ":80") == nil)
         #expect(RequestOrigin.hostName(fromAuthority: "[::1") == nil)
     }
+
+    @Test("per-client limits count an IPv6 address by its prefix, an IPv4 one as it is")
+    func limitKeys() {
+        #expect(RequestOrigin.limitKey(of: "2001:db8:1:2:aaaa::1", ipv6Prefix: 64) == "2001:db8:1:2::/64")
+        #expect(RequestOrigin.limitKey(of: "2001:DB8:1:2:bbbb:cccc:dddd:9", ipv6Prefix: 64) == "2001:db8:1:2::/64")
+        #expect(RequestOrigin.limitKey(of: "2001:db8:1:3::1", ipv6Prefix: 64) == "2001:db8:1:3::/64")
+        #expect(RequestOrigin.limitKey(of: "2001:db8:1:2ff::1", ipv6Prefix: 56) == "2001:db8:1:200::/56")
+        #expect(RequestOrigin.limitKey(of: "2001:db8::1", ipv6Prefix: 128) == "2001:db8::1/128")
+        #expect(RequestOrigin.limitKey(of: "::ffff:192.0.2.7", ipv6Prefix: 64) == "192.0.2.7")
+        #expect(RequestOrigin.limitKey(of: "192.0.2.7", ipv6Prefix: 64) == "192.0.2.7")
+        #expect(RequestOrigin.limitKey(of: "unknown", ipv6Prefix: 64) == "unknown")
+    }
+
+    @Test("Forwarded (RFC 7239): the nearest proxy's element names the client and the scheme")
+    func forwardedHeader() {
+        let plain = RequestOrigin.forwarded("for=192.0.2.60;proto=https;by=203.0.113.43")
+        #expect(plain?.client == "192.0.2.60")
+        #expect(plain?.proto == "https")
+        #expect(RequestOrigin.forwarded(#"For="[2001:db8:cafe::17]:4711""#)?.client == "2001:db8:cafe::17")
+        #expect(RequestOrigin.forwarded("for=192.0.2.60:8080")?.client == "192.0.2.60")
+        // Several hops: the last element is the one the trusted proxy wrote.
+        let hops = RequestOrigin.forwarded("for=198.51.100.1;proto=http, for=192.0.2.61;proto=HTTPS")
+        #expect(hops?.client == "192.0.2.61")
+        #expect(hops?.proto == "https")
+        #expect(RequestOrigin.forwarded("for=unknown;proto=https")?.client == nil)
+        #expect(RequestOrigin.forwarded("for=_hidden")?.client == nil)
+        #expect(RequestOrigin.forwarded(nil) == nil)
+    }
+
+    @Test("behind a trusted proxy that sends Forwarded: proto=https makes the cookie Secure")
+    func forwardedTLSProxy() async throws {
+        try await TestApp.run(configure: { $0.trustProxy = true }) { app in
+            let page = try await app.get("/", headers: [("Forwarded", "for=192.0.2.9;proto=https")])
+            #expect(SetCookie(page)?.attributes["secure"] != nil, "\(page.headers["Set-Cookie"])")
+            #expect(page.header("Strict-Transport-Security") == "max-age=31536000")
+        }
+    }
 }

@@ -219,7 +219,7 @@ public func buildRouter(
         allowedHosts: configuration.allowedHosts.isEmpty
             ? RequestOrigin.defaultHosts(listeningOn: configuration.host, port: configuration.port)
             : Set(configuration.allowedHosts),
-        trustProxy: configuration.trustProxy)
+        trustProxy: configuration.trustProxy, ipv6ClientPrefix: configuration.ipv6ClientPrefix)
     router.add(middleware: SecurityHeadersMiddleware(origin: origin))
     router.add(middleware: ErrorResponseMiddleware(responses: responses, routes: routes))
     router.add(

@@ -26,6 +26,9 @@ extension HTTPField.Name {
     /// Set by a reverse proxy: the addresses the request passed through, the client's first.
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
     // swift-format-ignore: NeverForceUnwrap
+    /// Set by a reverse proxy (RFC 7239): for whom, and over which scheme, each hop forwarded.
+    static let forwarded = HTTPField.Name("Forwarded")!
+    // swift-format-ignore: NeverForceUnwrap
     static let strictTransportSecurity = HTTPField.Name("Strict-Transport-Security")!
     // swift-format-ignore: NeverForceUnwrap
     /// Sent by a reconnecting `EventSource`: the id of the last event it received.

@@ -67,8 +67,11 @@ public struct LuthierConfiguration: Sendable {
     public var workshopPace: WorkshopPace
     /// Host names the shop answers to; empty for its own names and addresses (`RequestOrigin`).
     public var allowedHosts: [String]
-    /// Whether a reverse proxy in front is trusted for `X-Forwarded-Proto` and `X-Forwarded-For`.
+    /// Whether a reverse proxy in front is trusted for `Forwarded`, `X-Forwarded-Proto` and
+    /// `X-Forwarded-For`.
     public var trustProxy: Bool
+    /// How many leading bits of an IPv6 address count as one client for the per-client limits.
+    public var ipv6ClientPrefix: Int
     /// Orders one session, and one client address, may place over time (429 past it).
     public var orderLimitPerSession: RateLimiter.Rule
     public var orderLimitPerClient: RateLimiter.Rule
@@ -110,6 +113,7 @@ public struct LuthierConfiguration: Sendable {
         workshopPace: WorkshopPace = .days,
         allowedHosts: [String] = [],
         trustProxy: Bool = false,
+        ipv6ClientPrefix: Int = 64,
         orderLimitPerSession: RateLimiter.Rule = .perHour(3),
         orderLimitPerClient: RateLimiter.Rule = .perHour(6),
         adminSignInLifetime: Duration = .seconds(30 * 60),
@@ -145,6 +149,7 @@ public struct LuthierConfiguration: Sendable {
         self.workshopPace = workshopPace
         self.allowedHosts = allowedHosts
         self.trustProxy = trustProxy
+        self.ipv6ClientPrefix = ipv6ClientPrefix
         self.orderLimitPerSession = orderLimitPerSession
         self.orderLimitPerClient = orderLimitPerClient
         self.adminSignInLifetime = adminSignInLifetime

@@ -48,7 +48,9 @@ struct AdminController: Sendable {
         let presented = try await forms.singleField("token", of: request)
         guard constantTimeEquals(presented, token) else {
             _ = failures.take(client)
-            logger.warning("Admin sign-in refused: not the admin token")
+            logger.warning(
+                "Admin sign-in refused: not the admin token",
+                metadata: ["client": "\(origin.peerAddress(of: request, channel: context.channel))"])
             return responses.page(
                 renderer.render(SignInPage(message: "That is not the admin token."), template: "admin-sign-in"),
                 status: .unauthorized, for: request)
@@ -105,7 +107,9 @@ struct AdminController: Sendable {
         guard let bearer, constantTimeEquals(bearer, token) else {
             if bearer != nil {
                 _ = failures.take(client)
-                logger.warning("Admin request refused: not the admin token")
+                logger.warning(
+                    "Admin request refused: not the admin token",
+                    metadata: ["client": "\(origin.peerAddress(of: request, channel: context.channel))"])
             }
             return unauthorized(request)
         }
