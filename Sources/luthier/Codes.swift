@@ -9,8 +9,8 @@ struct Codes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, add or expire the shop's discount codes.",
         discussion: """
-            A running server takes codes changed here at its next start; a change made at \
-            /admin/codes reaches every cart at once.
+            A running server takes a code added or expired here within 2 seconds (it reads the \
+            codes again every 2 seconds); a change made at /admin/codes reaches every cart at once.
             """,
         subcommands: [List.self, Add.self, Expire.self],
         defaultSubcommand: List.self)
@@ -55,6 +55,12 @@ struct Codes: AsyncParsableCommand {
             } catch {
                 throw ValidationError(error.description)
             }
+            // As the admin's form: a code that has stopped working already would take its name for good.
+            if let expiry = parsed.expires, expiry <= Date() {
+                throw ValidationError(
+                    "\(parsed.code) would stop working on \(CheckoutOutput.format(expiry)), which has passed; "
+                        + "give a day after today (UTC), or none.")
+            }
             do {
                 _ = try await shop.withAdmin { admin in try await admin.addDiscountCode(parsed) }
                 print("Added \(parsed.label).")
@@ -75,7 +81,7 @@ struct Codes: AsyncParsableCommand {
         func run() async throws {
             do {
                 _ = try await shop.withAdmin { admin in try await admin.expireDiscountCode(code) }
-                print("\(code) no longer works.")
+                print("\(code) no longer works; running servers stop taking it within 2 seconds.")
             } catch let refusal as DiscountCodeRefusal {
                 throw refuse(refusal.description)
             }

@@ -278,6 +278,9 @@ struct Serve: AsyncParsableCommand {
             orderLimitPerSession: .perHour(ordersPerHourPerSession),
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
+        // A code another process adds or expires (`luthier codes`, another instance) reaches every
+        // cart within this.
+        configuration.codesRefreshInterval = .seconds(2)
         configuration.journal = JournalFeature.Settings(
             maxStories: newsStories, requestTimeout: .seconds(newsTimeout), refreshInterval: .seconds(newsRefresh))
         let live = try LiveSystem(

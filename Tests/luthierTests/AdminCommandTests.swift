@@ -32,6 +32,40 @@ struct AdminCommandTests {
         )
     }
 
+    @Test("a code added or expired from the shell reaches the running server's carts; a past expiry is refused")
+    func codesFromTheShellReachTheRunningServer() async throws {
+        try await withShop { bench, client in
+            let server = try await bench.startServer()
+            let database = bench.database
+            let cookie = try await client.newSession(on: server.baseURL)
+            #expect(try await client.post(server.url("/cart/items"), form: "", cookie: cookie).status == 204)
+            let discount = server.url("/cart/discount")
+
+            let past = try Self.luthier(["codes", "add", "LATE20=20%@2020-01-01"], database: database)
+            #expect(past.status == 64, "\(past)")
+            #expect(past.error.contains("LATE20 would stop working on 1 Jan 2020"), "\(past)")
+            #expect(past.error.contains("which has passed"), "\(past)")
+            // Refused, so the name is still free: a later expiry is taken.
+            #expect(try Self.luthier(["codes", "add", "LATE20=20%@2099-01-01"], database: database).status == 0)
+
+            // The running server takes it within its refresh (2 s): the customer can apply it.
+            try await waitUntil("the shell's code works on the running server", limit: .seconds(10)) {
+                try await client.post(discount, form: "code=late20", cookie: cookie).status == 204
+            }
+            let applied = try await client.get(server.url("/cart"), cookie: cookie)
+            #expect(applied.text.contains("LATE20 (20 % off)"), "\(applied)")
+
+            let expired = try Self.luthier(["codes", "expire", "LATE20"], database: database)
+            #expect(expired.output == "LATE20 no longer works; running servers stop taking it within 2 seconds.\n")
+            try await waitUntil("the shell's expiry reaches the cart", limit: .seconds(10)) {
+                try await !client.get(server.url("/cart"), cookie: cookie).text.contains("LATE20 (20 % off)")
+            }
+            let again = try await client.post(discount, form: "code=late20", cookie: cookie)
+            #expect(again.status == 422, "\(again)")
+            #expect(again.text.contains("has expired"), "\(again)")
+        }
+    }
+
     @Test("a day at the terminal: stock, a restock, an order found, shown and cancelled, codes added and expired")
     func aDayAtTheTerminal() async throws {
         try await withWorkbench { bench in

@@ -165,6 +165,7 @@ public func buildApplicationWithServices(
         retention: configuration.sessionRetention,
         leftoverRetention: configuration.leftoverSessionRetention,
         expiryInterval: configuration.sessionExpiryInterval,
+        codes: configuration.codesRefreshInterval.map { interval in (interval, { try await admin.discountCodes() }) },
         logger: logger
     )
     let limits = ConnectionGuard.Limits(

@@ -72,6 +72,10 @@ public struct LuthierConfiguration: Sendable {
     public var trustProxy: Bool
     /// How many leading bits of an IPv6 address count as one client for the per-client limits.
     public var ipv6ClientPrefix: Int
+    /// How often the discount codes are read again from the database, so that a code another
+    /// process added or expired (`luthier codes`, another instance) reaches every cart; nil reads
+    /// them only at start (and after this instance's own admin changes them).
+    public var codesRefreshInterval: Duration? = nil
     /// Orders one session, and one client address, may place over time (429 past it).
     public var orderLimitPerSession: RateLimiter.Rule
     public var orderLimitPerClient: RateLimiter.Rule

@@ -1,13 +1,14 @@
 import Foundation
 import Logging
+import LuthierDomain
 import LuthierFeatures
 import ServiceLifecycle
 
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: it starts each
 /// session's output driver (callbacks, not a task), and runs the shop's analytics recorder, the
-/// idle sweep, the event-stream heartbeat and the expiry of stored sessions, all on the injected
-/// clock, and follows the sessions other instances save. On graceful shutdown it stops taking sessions, cancels the rest and closes
-/// every session's streams.
+/// idle sweep, the event-stream heartbeat, the expiry of stored sessions and the reading of the
+/// discount codes, all on the injected clock, and follows the sessions other instances save. On
+/// graceful shutdown it stops taking sessions, cancels the rest and closes every session's streams.
 struct SessionService: Service {
     let registry: SessionRegistry
     let hub: EventStreamHub
@@ -20,6 +21,8 @@ struct SessionService: Service {
     let leftoverRetention: Duration
     /// How often stored sessions past `retention` are deleted.
     let expiryInterval: Duration
+    /// How often the discount codes are read from the database, and how (nil: never).
+    var codes: (interval: Duration, read: @Sendable () async throws -> [DiscountCode])? = nil
     let logger: Logger
 
     func run() async throws {
@@ -46,6 +49,11 @@ struct SessionService: Service {
                 await deleteExpiredSessions()
                 await repeatEvery(expiryInterval) { await deleteExpiredSessions() }
             }
+            if let codes {
+                group.addTask {
+                    await repeatEvery(codes.interval) { await readCodes(codes.read) }
+                }
+            }
             for await session in registry.newSessions.cancelOnGracefulShutdown() {
                 session.drive()
             }
@@ -54,6 +62,18 @@ struct SessionService: Service {
         }
         analytics.finish()
         await analyticsRecorded
+    }
+
+    /// Reads the discount codes, and tells every cart when they differ from the book's: a code
+    /// another process added works here, and one it expired stops working. A failed read keeps
+    /// the book as it was until the next.
+    func readCodes(_ read: @Sendable () async throws -> [DiscountCode]) async {
+        do {
+            let codes = try await read()
+            if codes != registry.discounts.current { registry.discountsChanged(to: codes) }
+        } catch {
+            logger.debug("The discount codes could not be read", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Deletes stored sessions unused for longer than `retention`, and anonymous leftovers
