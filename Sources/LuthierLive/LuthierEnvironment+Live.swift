@@ -59,7 +59,7 @@ public struct LiveSystem: Sendable {
     ///   - shopTaps: the shop's tap recorder (its inspector), which the rates provider records into.
     public init(
         database: String, ratesURL: URL?, newsURL: URL? = nil, simulateLatency: Bool, logger: Logger,
-        shopTaps: TapRecorder? = nil
+        shopTaps: TapRecorder? = nil, servingCorrupt: Bool = false
     ) throws {
         let clock = ContinuousClock()
         let latency = SimulatedLatency(clock: clock, isEnabled: simulateLatency)
@@ -76,7 +76,7 @@ public struct LiveSystem: Sendable {
             journal = .live(postgres: postgres)
             floorLeader = PostgresFloorLeader(location: postgres.location, logger: logger, clock: clock)
         } else {
-            let sqlite = try WorkshopStore(path: database)
+            let sqlite = try WorkshopStore(path: database, servingCorrupt: servingCorrupt)
             store = .sqlite(sqlite)
             workshop = .live(store: sqlite, latency: latency)
             sessions = .live(store: sqlite)
@@ -167,6 +167,24 @@ public struct LiveSystem: Sendable {
         case .sqlite: nil
         case .postgres(let postgres): .live(postgres: postgres)
         }
+    }
+
+    /// What the operator must hear at start about the database: an empty file where a shop was
+    /// expected, a damaged one served as asked. Empty when all is well.
+    public var warnings: [String] {
+        guard case .sqlite(let sqlite) = store else { return [] }
+        var warnings: [String] = []
+        if sqlite.startedOnEmptyFile {
+            warnings.append(
+                "The database file \(sqlite.path) was empty (0 bytes): a new shop was started in it. If a shop "
+                    + "was expected here, stop the server and restore the file from a backup.")
+        }
+        if !sqlite.damage.isEmpty {
+            warnings.append(
+                "Serving the damaged database \(sqlite.path), as --serve-corrupt-database asked. SQLite's integrity "
+                    + "check: \(sqlite.damage.prefix(3).joined(separator: "; ")). Restore it from a backup soon.")
+        }
+        return warnings
     }
 
     /// What `--database` named, without a password.

@@ -16,6 +16,12 @@ import LuthierDomain
 public final class WorkshopStore: Sendable {
     /// The path given at start-up (or `":memory:"`).
     public let path: String
+    /// Whether the file was there but empty (0 bytes) when the store opened it: a new shop was
+    /// started in it, which the server says loudly (a shop may have been lost).
+    public let startedOnEmptyFile: Bool
+    /// What `PRAGMA integrity_check` found damaged when the store opened (empty when whole); only
+    /// ever non-empty for a store opened `servingCorrupt`.
+    public let damage: [String]
     /// How estimates follow the backlog and the woods.
     public let estimateRule: EstimateRule
     let writer: any DatabaseWriter
@@ -45,18 +51,24 @@ public final class WorkshopStore: Sendable {
     ]
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for `":memory:"`,
-    /// and runs every migration it has not run yet.
+    /// checks that an existing one is whole (`PRAGMA integrity_check`), and runs every migration
+    /// it has not run yet.
     ///
     /// - Parameters:
     ///   - estimateRule: how estimates are computed; the documented standard by default.
     ///   - now: the clock orders, sessions and analytics are stamped with; tests pass a fixed time.
-    /// - Throws: `WorkshopStoreError.cannotOpen` naming the path and SQLite's reason.
+    ///   - servingCorrupt: opens a file the check finds damaged all the same (the operator's
+    ///     explicit choice, to read out what is left); the damage is in `damage`.
+    /// - Throws: `WorkshopStoreError.corrupt` naming the path and what the check found, or
+    ///   `.cannotOpen` naming the path and SQLite's reason.
     public convenience init(
         path: String,
         estimateRule: EstimateRule = .standard,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        servingCorrupt: Bool = false
     ) throws {
-        try self.init(path: path, estimateRule: estimateRule, now: now, migratingUpTo: nil)
+        try self.init(
+            path: path, estimateRule: estimateRule, now: now, migratingUpTo: nil, servingCorrupt: servingCorrupt)
     }
 
     /// As the public initializer, but migrating only up to (and including) the migration named
@@ -71,9 +83,14 @@ public final class WorkshopStore: Sendable {
         now: @escaping @Sendable () -> Date = { Date() },
         migratingUpTo lastMigration: String?,
         writeLockWait: Duration = .seconds(5),
-        lockWaitClock: WriteLockWait.Clock = .live
+        lockWaitClock: WriteLockWait.Clock = .live,
+        servingCorrupt: Bool = false
     ) throws {
         self.path = path
+        // A file of 0 bytes is a new database to SQLite; where a shop was expected, that is a
+        // shop lost (a failed copy, a truncation). The shop starts, and the caller says so loudly.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        startedOnEmptyFile = size == 0
         self.estimateRule = estimateRule
         self.now = now
         var configuration = Configuration()
@@ -94,12 +111,20 @@ public final class WorkshopStore: Sendable {
             // the process but not a power cut. Every commit here is something the shop said yes
             // to (an order, a customer's change), so each one is synced before it is answered.
             try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            // A damaged page is found now, not by the customer whose order lands on it.
+            let problems = try Self.integrityProblems(of: writer)
+            damage = problems
+            if !damage.isEmpty, !servingCorrupt {
+                throw WorkshopStoreError.corrupt(path: path, problems: damage)
+            }
             if let lastMigration {
                 try Self.migrator.migrate(writer, upTo: lastMigration)
             } else {
                 try Self.migrator.migrate(writer)
             }
             self.writer = writer
+        } catch let error as WorkshopStoreError {
+            throw error
         } catch {
             throw WorkshopStoreError.cannotOpen(path: path, reason: Self.reason(error))
         }
@@ -210,6 +235,17 @@ public final class WorkshopStore: Sendable {
             db,
             sql: "SELECT COUNT(*) FROM orders WHERE status IN \(inProgressStatuses)"
         ) ?? 0
+    }
+
+    /// What `PRAGMA integrity_check` finds wrong with the database, one finding a line (at most
+    /// 20); empty when it is whole. A check that stops on the damage itself reports that.
+    static func integrityProblems(of writer: any DatabaseWriter) throws -> [String] {
+        do {
+            let rows = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(20)") }
+            return rows == ["ok"] ? [] : rows.flatMap { $0.split(separator: "\n").map(String.init) }
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return [error.message ?? "database disk image is malformed"]
+        }
     }
 
     /// The one-row table the readiness probe writes (the same words on SQLite and PostgreSQL).

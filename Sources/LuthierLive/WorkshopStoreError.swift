@@ -4,6 +4,9 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// The database file could not be opened or brought up to date (bad path, no permission, not
     /// an SQLite file, a newer schema…).
     case cannotOpen(path: String, reason: String)
+    /// The file's integrity check found damage (its first findings), and the operator did not ask
+    /// to serve it all the same.
+    case corrupt(path: String, problems: [String])
     /// A stored order has a value this version does not understand.
     case unreadableOrder(number: String, column: String, value: String)
     /// No free order number was found after several random draws (practically impossible below
@@ -24,6 +27,11 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
         switch self {
         case .cannotOpen(let path, let reason):
             "Cannot open the workshop database at \(path): \(reason)"
+        case .corrupt(let path, let problems):
+            "The workshop database at \(path) is damaged (SQLite's integrity check: "
+                + "\(problems.prefix(3).joined(separator: "; ")))"
+                + (problems.count > 3 ? " and \(problems.count - 3) more" : "")
+                + ". Restore it from a backup, or start with --serve-corrupt-database to read out what is left."
         case .unreadableOrder(let number, let column, let value):
             "Order \(number) has an unreadable \(column): \(value)"
         case .noFreeOrderNumber:

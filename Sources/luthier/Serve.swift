@@ -136,6 +136,12 @@ struct Serve: AsyncParsableCommand {
     )
     var clientIPv6Prefix = 64
 
+    @Flag(
+        help:
+            "Serve an SQLite file whose integrity check finds damage (refused by default), to read out what is left before restoring a backup."
+    )
+    var serveCorruptDatabase = false
+
     /// How the log is written.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
         /// One readable line per record, in swift-log's own format (`TextLogHandler`).
@@ -289,9 +295,11 @@ struct Serve: AsyncParsableCommand {
             newsURL: newsURL.flatMap(URL.init(string:)),
             simulateLatency: simulateLatency,
             logger: logger,
-            shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger)
+            shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger),
+            servingCorrupt: serveCorruptDatabase
         )
         logger.info("Database", metadata: ["database": "\(live.databaseDescription)"])
+        for warning in live.warnings { logger.critical("\(warning)") }
         do {
             try await live.running { [configuration, logger] in
                 try await serve(live: live, configuration: configuration, logger: logger)

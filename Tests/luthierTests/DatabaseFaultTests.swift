@@ -133,6 +133,42 @@ struct DatabaseFaultTests {
         }
     }
 
+    /// A damaged file is refused at start with a sentence (before, one bad page passed start-up
+    /// and waited for a customer's order to land on it); the operator can serve it on purpose; an
+    /// empty file where a shop was expected is said loudly.
+    @Test func aDamagedDatabaseIsRefusedAtStartAndAnEmptyOneIsSaidLoudly() async throws {
+        try await withShop { bench, client in
+            let path = bench.database.path
+            do {
+                // A shop's file, made by the server itself, then one of its pages scribbled over.
+                let server = try await bench.startServer()
+                server.stop()
+            }
+            let root = try await DatabaseQueue(path: path).read { db in
+                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'wood_stock'") ?? 0
+            }
+            let file = try #require(FileHandle(forUpdatingAtPath: path))
+            try file.seek(toOffset: UInt64((root - 1) * 4_096 + 8))
+            try file.write(contentsOf: Data(repeating: 0xff, count: 64))
+            try file.close()
+
+            let refused = try AdminCommandTests.luthier(["serve", "--port", "0"], database: bench.database)
+            #expect(refused.status != 0, "\(refused)")
+            #expect(refused.error.contains("The workshop database at \(path) is damaged"), "\(refused)")
+            #expect(refused.error.contains("--serve-corrupt-database"), "\(refused)")
+
+            let served = try await bench.startServer(arguments: ["--serve-corrupt-database"])
+            #expect(served.output.contains("critical luthier: [luthier] Serving the damaged database"))
+            served.stop()
+
+            try Data().write(to: bench.database)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let fresh = try await bench.startServer()
+            #expect(fresh.output.contains("critical luthier: [luthier] The database file \(path) was empty (0 bytes)"))
+            #expect(try await client.get(fresh.url("/readyz")).status == 200)
+        }
+    }
+
     /// Every count the cart badge shows in `text` (a page, or a stream's patches, whose JSON
     /// escapes quotes and `<`), in order.
     static func badgeCounts(in text: String) -> [String] {

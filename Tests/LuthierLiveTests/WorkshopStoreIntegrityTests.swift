@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import LuthierLive
+
+/// A damaged file is found at start, not by the customer whose order lands on the bad page; an
+/// empty one where a shop was expected is said out loud.
+@Suite struct WorkshopStoreIntegrityTests {
+    /// A shop's file with the root page of `wood_stock` scribbled over: the file still opens,
+    /// and the damage shows only when that table is read (or checked).
+    static func damagedShop(at path: String) throws {
+        do {
+            let store = try WorkshopStore(path: path)
+            try store.setStock(of: .body(.koa), to: 7)
+        }
+        let root = try DatabaseQueue(path: path).read { db in
+            try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'wood_stock'") ?? 0
+        }
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64((root - 1) * 4_096 + 8))
+        try file.write(contentsOf: Data(repeating: 0xff, count: 64))
+        try file.close()
+    }
+
+    @Test func aDamagedFileIsRefusedWithASentenceUnlessTheOperatorAsksToServeIt() async throws {
+        try await withTemporaryDatabasePath { path in
+            try Self.damagedShop(at: path)
+            #expect {
+                _ = try WorkshopStore(path: path)
+            } throws: { error in
+                guard case .corrupt(let damaged, let problems) = error as? WorkshopStoreError else { return false }
+                let sentence = (error as? WorkshopStoreError)?.description ?? ""
+                return damaged == path && !problems.isEmpty && sentence.contains("is damaged (SQLite's integrity check")
+                    && sentence.contains("--serve-corrupt-database")
+            }
+            let served = try WorkshopStore(path: path, servingCorrupt: true)
+            #expect(!served.damage.isEmpty)
+            #expect(!served.startedOnEmptyFile)
+        }
+    }
+
+    @Test func aWholeFileOpensWithNoDamageAndAnEmptyOneIsToldAsSuch() async throws {
+        try await withTemporaryDatabasePath { path in
+            do {
+                let store = try WorkshopStore(path: path)
+                #expect(store.damage.isEmpty)
+                #expect(!store.startedOnEmptyFile, "a new file is not an empty one found")
+                try store.setStock(of: .body(.koa), to: 7)
+            }
+            let reopened = try WorkshopStore(path: path)
+            #expect(reopened.damage.isEmpty)
+            #expect(try reopened.stock(of: .body(.koa)) == 7)
+        }
+        try await withTemporaryDatabasePath { path in
+            #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+            let store = try WorkshopStore(path: path)
+            #expect(store.startedOnEmptyFile)
+            #expect(try store.stock(of: .body(.koa)) == WorkshopStore.initialStock[.body(.koa)])
+        }
+    }
+}
