@@ -75,6 +75,7 @@ final class LoadRun: Sendable {
                 "--templates", root.appendingPathComponent("Templates").path,
                 // Every simulated customer orders from 127.0.0.1.
                 "--orders-per-hour-per-session", "100000", "--orders-per-hour-per-client", "1000000",
+                "--scarce-wood-stock", "0",
                 // Every simulated browser and kiosk connects from 127.0.0.1.
                 "--max-event-streams-per-client", "100000", "--max-kiosk-streams", "12000",
             ],

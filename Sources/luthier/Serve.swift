@@ -136,6 +136,18 @@ struct Serve: AsyncParsableCommand {
     )
     var clientIPv6Prefix = 64
 
+    @Option(
+        help:
+            "A wood is scarce while this many pieces or fewer are in stock; then one order, session and client may take only a few of it (0 turns the rule off)."
+    )
+    var scarceWoodStock = ScarceWoodRule.standard.scarceAt
+
+    @Option(help: "The most pieces of a scarce wood one order may take.")
+    var scarceWoodPerOrder = ScarceWoodRule.standard.perOrder
+
+    @Option(help: "The most pieces of one scarce wood one session, and one client address, may take in 24 hours.")
+    var scarceWoodPerCustomerPerDay = ScarceWoodRule.standard.perCustomer
+
     @Flag(
         help:
             "Serve an SQLite file whose integrity check finds damage (refused by default), to read out what is left before restoring a backup."
@@ -287,6 +299,9 @@ struct Serve: AsyncParsableCommand {
         // A code another process adds or expires (`luthier codes`, another instance) reaches every
         // cart within this.
         configuration.codesRefreshInterval = .seconds(2)
+        configuration.scarceWoods = ScarceWoodRule(
+            scarceAt: scarceWoodStock, perOrder: scarceWoodPerOrder, perCustomer: scarceWoodPerCustomerPerDay,
+            window: .seconds(86_400))
         configuration.journal = JournalFeature.Settings(
             maxStories: newsStories, requestTimeout: .seconds(newsTimeout), refreshInterval: .seconds(newsRefresh))
         let live = try LiveSystem(

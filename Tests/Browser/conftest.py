@@ -133,6 +133,7 @@ def _run_server(tmp_path_factory, name: str, extra_args: tuple[str, ...] = (),
                "--public", "Public", "--templates", "Templates", "--database", str(database),
                # Every browser test orders from 127.0.0.1; the limits have tests of their own.
                "--orders-per-hour-per-session", "1000", "--orders-per-hour-per-client", "100000",
+               "--scarce-wood-stock", "0",
                *extra_args]
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         proc = subprocess.Popen(command, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,

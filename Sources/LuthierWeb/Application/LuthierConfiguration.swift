@@ -76,6 +76,8 @@ public struct LuthierConfiguration: Sendable {
     /// process added or expired (`luthier codes`, another instance) reaches every cart; nil reads
     /// them only at start (and after this instance's own admin changes them).
     public var codesRefreshInterval: Duration? = nil
+    /// How much of a scarce wood one order, session and client may take.
+    public var scarceWoods: ScarceWoodRule = .standard
     /// Orders one session, and one client address, may place over time (429 past it).
     public var orderLimitPerSession: RateLimiter.Rule
     public var orderLimitPerClient: RateLimiter.Rule

@@ -13,6 +13,10 @@ struct CheckoutController: Sendable {
     /// Orders a session and a client address may place over time: scarce woods are not for a
     /// script to sweep up in seconds.
     let orderLimits: OrderLimits
+    /// The pieces of a scarce wood one order, session and client may take.
+    let scarceWoods: ScarceWoodLimits
+    /// The stock of every wood now, which says which woods are scarce.
+    let stock: @Sendable () async throws -> [StockedWood: Int]
     /// Counts the orders placed.
     let metrics: ShopMetrics
     /// The woods out of stock after an order, so that one it took the last of is marked in every
@@ -111,12 +115,16 @@ struct CheckoutController: Sendable {
         let session = try await context.session.acting()
         let model = try checkout(of: session)
         // Posting an order that is already placed answers it again and counts nothing.
+        let client = sessions.origin.clientAddress(of: request, channel: context.channel)
         let taken =
-            model.latestState.order == nil
-            ? try orderLimits.take(
-                session: session.orderKey,
-                client: sessions.origin.clientAddress(of: request, channel: context.channel))
-            : nil
+            model.latestState.order == nil ? try orderLimits.take(session: session.orderKey, client: client) : nil
+        let scarceTaken: ScarceWoodLimits.Taken?
+        do {
+            scarceTaken = taken == nil ? nil : try await takeScarceWoods(of: model, session: session, client: client)
+        } catch {
+            taken?.giveBack()
+            throw error
+        }
         do {
             // Placed and saved in the session's turn. Made again on the session as another
             // instance stored it meanwhile, the order (placed once per checkout) is found again
@@ -140,6 +148,7 @@ struct CheckoutController: Sendable {
             }
         } catch let failure as CheckoutViewModel.OrderFailure {
             taken?.giveBack()
+            scarceTaken?.giveBack()
             switch failure {
             case .notOrderable(let message), .refused(let message, _):
                 throw UserFacingError(.conflict, message)
@@ -149,9 +158,26 @@ struct CheckoutController: Sendable {
             }
         } catch {
             taken?.giveBack()
+            scarceTaken?.giveBack()
             throw error
         }
         return sessions.done(request, redirect: "/checkout")
+    }
+
+    /// Refuses an order that takes more of a scarce wood than one order may (`422`), or than the
+    /// session or the client may over time (`429`); otherwise counts what it takes. A stock that
+    /// cannot be read judges nothing here: the order's own transaction then decides.
+    private func takeScarceWoods(
+        of model: CheckoutViewModel, session: Session, client: String
+    ) async throws -> ScarceWoodLimits.Taken? {
+        guard let stock = try? await stock() else { return nil }
+        let needs = WoodNeed.of(model.checkout.cartLines)
+        if let refusal = scarceWoods.rule.refusal(ordering: needs, stock: stock) {
+            throw UserFacingError(.unprocessableContent, refusal)
+        }
+        let scarce = scarceWoods.rule.scarceNeeds(needs, stock: stock)
+        guard !scarce.isEmpty else { return nil }
+        return try scarceWoods.take(scarce, session: session.orderKey, client: client)
     }
 
     /// `POST /checkout/dismiss`: after the congratulations, back to a builder reset to defaults.

@@ -54,6 +54,8 @@ struct TestApp: Sendable {
             orderLimitPerSession: .perHour(1_000),
             orderLimitPerClient: .perHour(100_000)
         )
+        // Likewise they order scarce woods many times over; the rule has tests of its own.
+        configuration.scarceWoods = .off
         configure(&configuration)
         let clock = WatchedTestClock()
         let showroomClock = WatchedTestClock()

@@ -48,6 +48,7 @@ final class LuthierProcess {
                 "--templates", Locations.repository.appendingPathComponent("Templates").path,
                 // Every customer here orders from 127.0.0.1; the order limits have tests of their own.
                 "--orders-per-hour-per-session", "1000", "--orders-per-hour-per-client", "100000",
+                "--scarce-wood-stock", "0",
             ] + arguments
         let process = Process()
         if ignoringFileSizeSignal {
