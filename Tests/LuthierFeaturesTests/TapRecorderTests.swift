@@ -212,4 +212,51 @@ import Testing
             #expect(event.text.contains(order.number))
         }
     }
+
+    /// A cart of `lines` different guitars, each added by a traced store (the steps weigh more as
+    /// the cart grows).
+    static func recordCart(lines: Int, into recorder: TapRecorder) throws {
+        let store = Store(
+            initialState: CartState(), reducer: CartFeature(book: [], now: { Date(timeIntervalSince1970: 0) }),
+            trace: StoreTrace(recorder, store: CartFeature.traceName))
+        let guitars = Guitar.allConfigurations.prefix(lines)
+        for guitar in guitars { try store.send(.cart(.add(guitar))) }
+    }
+
+    @Test func aSessionsTraceKeepsItsNewestStepsWithinItsByteBudget() throws {
+        let recorder = TapRecorder(capacity: 10, traceCapacity: 256, clock: ManualClock(), traceBudget: 8_000)
+        recorder.lease(for: .seconds(60))
+        try Self.recordCart(lines: 20, into: recorder)
+        #expect(recorder.recordedSteps == 20)
+        #expect(recorder.traceBytes <= 8_000)
+        let kept = recorder.traceSteps
+        #expect(!kept.isEmpty && kept.count < 20, "\(kept.count)")
+        // The newest are kept, numbered as recorded.
+        #expect(kept.last?.number == 20)
+        #expect(kept.map(\.number) == Array((21 - kept.count)...20))
+        #expect(kept.reduce(0) { $0 + $1.bytes } == recorder.traceBytes)
+    }
+
+    @Test func everySessionsTraceTogetherStaysWithinTheSharedBudgetAndAClosedOneGivesItsShareBack() throws {
+        let shared = TraceBudget(limit: 10_000)
+        var first: TapRecorder? = TapRecorder(
+            capacity: 10, traceCapacity: 256, clock: ManualClock(), traceBudget: 64_000, sharedBudget: shared)
+        let second = TapRecorder(
+            capacity: 10, traceCapacity: 256, clock: ManualClock(), traceBudget: 64_000, sharedBudget: shared)
+        for recorder in [first, second].compactMap({ $0 }) {
+            recorder.lease(for: .seconds(60))
+            try Self.recordCart(lines: 20, into: recorder)
+        }
+        let firstBytes = first?.traceBytes ?? 0
+        #expect(shared.inUse == firstBytes + second.traceBytes)
+        #expect(shared.inUse <= 10_000)
+        // The first took what the shop allows: the second's steps are counted, not kept.
+        #expect(second.recordedSteps == 20)
+        #expect(second.traceSteps.count < 20)
+        first = nil
+        #expect(shared.inUse == second.traceBytes, "a closed session gives its share back")
+        try Self.recordCart(lines: 3, into: second)
+        #expect(second.traceSteps.last?.number == 23, "and the room is used again")
+        #expect(shared.inUse <= 10_000)
+    }
 }

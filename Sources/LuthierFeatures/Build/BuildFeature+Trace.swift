@@ -7,11 +7,23 @@ extension BuildAction: Traceable {
     /// A builder action holds no secret: guitars, cart lines, a checkout (which has no keys) and
     /// messages.
     public var redacted: BuildAction { self }
+
+    public var traceBytes: Int {
+        switch self {
+        case .checkoutRequested(let request): TraceWeight.value + TraceWeight.line * request.lines.count
+        case .checkoutFinished(let checkout): TraceWeight.value + TraceWeight.line * checkout.lines.count
+        default: TraceWeight.value
+        }
+    }
 }
 
 extension BuildState: Traceable {
     /// The builder holds no secret: a guitar and a checkout, which has no keys.
     public var redacted: BuildState { self }
+
+    public var traceBytes: Int {
+        2 * TraceWeight.value + TraceWeight.line * (checkout?.lines.count ?? 0) + (guide == nil ? 0 : TraceWeight.value)
+    }
 }
 
 extension CheckoutRequest: CustomStringConvertible {

@@ -9,6 +9,11 @@ extension CheckoutFeature.Action: Traceable {
         guard case .orderPlaced(let order) = self else { return self }
         return .orderPlaced(order.redacted)
     }
+
+    public var traceBytes: Int {
+        guard case .orderPlaced(let order) = self else { return TraceWeight.value }
+        return 2 * TraceWeight.value + TraceWeight.line * order.lines.count
+    }
 }
 
 extension CheckoutState: Traceable {
@@ -17,5 +22,9 @@ extension CheckoutState: Traceable {
         var state = self
         state.order = order?.redacted
         return state
+    }
+
+    public var traceBytes: Int {
+        3 * TraceWeight.value + TraceWeight.line * (checkout.lines.count + (order?.lines.count ?? 0))
     }
 }

@@ -74,9 +74,30 @@ public final class TapRecorder: Sendable {
         }
     }
 
+    /// A trace's steps, oldest first, within a count and a weight in bytes (`TraceStep.bytes`):
+    /// the oldest go first when either is full.
+    private struct StepLog {
+        let capacity: Int
+        let budget: Int
+        var elements: [TraceStep] = []
+        var bytes = 0
+        /// Steps recorded since the recorder was made (the log keeps the last ones).
+        var recorded = 0
+
+        mutating func dropOldest(releasingTo shared: TraceBudget?) {
+            let oldest = elements.removeFirst()
+            bytes -= oldest.bytes
+            shared?.release(oldest.bytes)
+        }
+    }
+
     public let capacity: Int
     /// The store steps kept for a trace (`/inspect/trace`); 0 keeps none (the shop's recorder).
     public let traceCapacity: Int
+    /// The bytes a trace's steps may weigh (`TraceStep.bytes`), for one session.
+    public let traceBudget: Int
+    /// The bytes every session's trace may weigh together, if the shop set a bound.
+    private let sharedBudget: TraceBudget?
     private let start: @Sendable () -> Duration
     /// Wall-clock time, stamped on each step (what a reducer reading the date saw).
     let date: @Sendable () -> Date
@@ -86,7 +107,7 @@ public final class TapRecorder: Sendable {
     /// so that the clock is read only while a lease was ever given.
     private let leaseEnd = Atomic<Int64>(0)
     private let ring: Mutex<Ring<TapEvent>>
-    private let steps: Mutex<Ring<TraceStep>>
+    private let steps: Mutex<StepLog>
     private let instances = Atomic<Int>(0)
 
     /// - Parameters:
@@ -94,17 +115,27 @@ public final class TapRecorder: Sendable {
     ///   - traceCapacity: the store steps kept for a trace (the oldest go first).
     ///   - now: wall-clock time, stamped on each step.
     ///   - log: told of every event as it is recorded (tracing); recording is then always on.
+    ///   - traceBudget: the bytes this trace's steps may weigh; the oldest go first past it.
+    ///   - sharedBudget: the bytes every recorder sharing it may weigh together; past it a
+    ///     recorder lets its own oldest steps go, and keeps no new one while it has none left.
     public init(
         capacity: Int, traceCapacity: Int = 0, clock: any Clock<Duration>,
-        now: @escaping @Sendable () -> Date = Date.init, log: (@Sendable (TapEvent) -> Void)? = nil
+        now: @escaping @Sendable () -> Date = Date.init, log: (@Sendable (TapEvent) -> Void)? = nil,
+        traceBudget: Int = .max, sharedBudget: TraceBudget? = nil
     ) {
         self.capacity = max(capacity, 1)
         self.traceCapacity = max(traceCapacity, 0)
+        self.traceBudget = max(traceBudget, 0)
+        self.sharedBudget = sharedBudget
         self.log = log
         date = now
         start = stopwatch(on: clock)
         ring = Mutex(Ring(capacity: self.capacity))
-        steps = Mutex(Ring(capacity: self.traceCapacity))
+        steps = Mutex(StepLog(capacity: self.traceCapacity, budget: self.traceBudget))
+    }
+
+    deinit {
+        sharedBudget?.release(steps.withLock { $0.bytes })
     }
 
     /// Whether taps record now.
@@ -159,17 +190,35 @@ public final class TapRecorder: Sendable {
     /// Events recorded since the recorder was made, including those the ring no longer keeps.
     public var recorded: Int { ring.withLock { $0.recorded } }
 
-    /// Keeps a store's step for the trace (its `StoreTrace` checked that recording is on).
+    /// Keeps a store's step for the trace (its `StoreTrace` checked that recording is on), within
+    /// the step count and the byte budgets: older steps go to make room, and a step that no room
+    /// can be made for is counted but not kept.
     func record(_ step: TraceStep) {
         var step = step
-        steps.withLock { ring in
-            step.number = ring.recorded + 1
-            ring.append(step)
+        let cost = step.bytes
+        steps.withLock { log in
+            log.recorded += 1
+            step.number = log.recorded
+            guard log.capacity > 0, cost <= log.budget else { return }
+            while !log.elements.isEmpty, log.elements.count >= log.capacity || log.bytes + cost > log.budget {
+                log.dropOldest(releasingTo: sharedBudget)
+            }
+            if let sharedBudget {
+                while !sharedBudget.reserve(cost) {
+                    guard !log.elements.isEmpty else { return }
+                    log.dropOldest(releasingTo: sharedBudget)
+                }
+            }
+            log.elements.append(step)
+            log.bytes += cost
         }
     }
 
     /// The store steps kept, oldest first: the session's trace.
-    public var traceSteps: [TraceStep] { steps.withLock { $0.inOrder } }
+    public var traceSteps: [TraceStep] { steps.withLock { $0.elements } }
+
+    /// What the kept steps weigh (`TraceStep.bytes`).
+    public var traceBytes: Int { steps.withLock { $0.bytes } }
 
     /// Steps recorded since the recorder was made, including those the ring no longer keeps.
     public var recordedSteps: Int { steps.withLock { $0.recorded } }
@@ -204,4 +253,34 @@ public struct Tap: Sendable {
         guard recorder.isRecording else { return }
         recorder.record("\(name).\(suffix)", kind, text())
     }
+}
+
+/// The bytes every session's trace may weigh together (`TapRecorder`'s `sharedBudget`): recording,
+/// which any visitor can turn on, cannot take the shop's memory, however many sessions record.
+public final class TraceBudget: Sendable {
+    public let limit: Int
+    private let used = Atomic<Int>(0)
+
+    public init(limit: Int) {
+        self.limit = max(limit, 0)
+    }
+
+    /// Takes `bytes` if they fit under the limit; false (taking nothing) otherwise.
+    func reserve(_ bytes: Int) -> Bool {
+        var current = used.load(ordering: .relaxed)
+        while current + bytes <= limit {
+            let (exchanged, original) = used.compareExchange(
+                expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func release(_ bytes: Int) {
+        used.subtract(bytes, ordering: .relaxed)
+    }
+
+    /// The bytes taken now.
+    public var inUse: Int { used.load(ordering: .relaxed) }
 }

@@ -29,6 +29,12 @@ public struct TraceStep: Sendable {
     public let after: (any Traceable)?
     /// The reducer's refusal, as written by `String(describing:)`; nil when the action was applied.
     public let refusal: String?
+
+    /// About how many bytes the step keeps alive: what the trace budgets count.
+    public var bytes: Int {
+        TraceWeight.value + action.traceBytes + before.traceBytes + (after?.traceBytes ?? 0)
+            + (refusal?.utf8.count ?? 0)
+    }
 }
 
 /// Where a store writes its steps: its recorder, its name and its instance number.

@@ -23,9 +23,13 @@ public struct LuthierServices: Sendable {
     public let metrics: ShopMetrics
     /// Where requests and refusals are logged.
     public let logger: Logger
-    /// Why the instance should get no requests now (its database does not answer), or nil:
-    /// what `/healthz` reports to a load balancer.
+    /// Why the instance should get no requests now (its database does not take writes), or nil:
+    /// what `/readyz` and `/healthz` report to a load balancer.
     public var readiness: @Sendable () async -> String? = { nil }
+    /// The stream inspectors' live diagrams, one per session and view.
+    let inspectorFeeds = InspectorFeeds()
+    /// The sessions' traces as last encoded.
+    let traces = TraceCache()
 }
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
@@ -114,6 +118,8 @@ public func buildApplicationWithServices(
         logger: logger,
         tapEvents: configuration.sessionTapEvents,
         traceSteps: configuration.sessionTraceSteps,
+        traceBytes: configuration.sessionTraceBytes,
+        traceBytesInAll: configuration.traceBytesInAll,
         sessionIDKey: configuration.sessionIDKey,
         onBuilderActed: builderActed
     )
@@ -144,7 +150,9 @@ public func buildApplicationWithServices(
             slices: configuration.heartbeatSlices, maxStreams: configuration.maxEventStreams,
             maxStreamsPerSession: configuration.maxEventStreamsPerSession,
             maxKioskStreams: configuration.maxKioskStreams,
-            maxStreamsPerClient: configuration.maxEventStreamsPerClient, logger: logger,
+            maxStreamsPerClient: configuration.maxEventStreamsPerClient,
+            maxInspectorsPerSession: configuration.maxInspectorsPerSession,
+            maxInspectorsPerClient: configuration.maxInspectorsPerClient, logger: logger,
             patchWritten: { metrics.patchWritten(after: $0) }),
         connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
@@ -316,7 +324,7 @@ public func buildRouter(
         shopCounts: { [services] in
             "\(services.connections.current) connections, \(services.hub.openStreams) streams "
                 + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
-        }, shopCodes: services.registry.discounts)
+        }, shopCodes: services.registry.discounts, feeds: services.inspectorFeeds, traces: services.traces)
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors, without a session. Liveness (`/livez`): the process serves;
     // restart it only when this fails. Readiness (`/readyz`, and `/healthz` that balancers already

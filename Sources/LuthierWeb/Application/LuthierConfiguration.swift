@@ -76,6 +76,13 @@ public struct LuthierConfiguration: Sendable {
     /// process added or expired (`luthier codes`, another instance) reaches every cart; nil reads
     /// them only at start (and after this instance's own admin changes them).
     public var codesRefreshInterval: Duration? = nil
+    /// The bytes one session's recorded trace may weigh (`TraceStep.bytes`), and every session's
+    /// together: recording, which any visitor can turn on, has a bound in memory.
+    public var sessionTraceBytes = 64 * 1_024
+    public var traceBytesInAll = 32 * 1_024 * 1_024
+    /// Stream inspectors one session, and one client address, may hold open at once.
+    public var maxInspectorsPerSession = 2
+    public var maxInspectorsPerClient = 4
     /// How much of a scarce wood one order, session and client may take.
     public var scarceWoods: ScarceWoodRule = .standard
     /// Orders one session, and one client address, may place over time (429 past it).

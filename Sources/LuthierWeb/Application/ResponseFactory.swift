@@ -69,6 +69,26 @@ struct ResponseFactory: Sendable {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
+    /// As `text(_:type:status:headers:for:)`, for a body compressed once beforehand (`compressed`,
+    /// nil when it is too short to be worth it): nothing is compressed per request.
+    func text(
+        _ body: ByteBuffer, compressed: ByteBuffer?, type: String, headers extra: HTTPFields = [:],
+        for request: Request
+    ) -> Response {
+        var headers = extra
+        headers[.contentType] = type
+        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
+        guard let compressed else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
+        headers[.vary] = "Accept-Encoding"
+        guard Self.acceptsGzip(request) else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        }
+        headers[.contentEncoding] = "gzip"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: compressed))
+    }
+
     /// Whether `request` accepts gzip over plain bytes (`Accept-Encoding`, as for static files).
     static func acceptsGzip(_ request: Request) -> Bool {
         ContentCoding.negotiate(acceptEncoding: request.headers.joinedValues(.acceptEncoding)) == .gzip

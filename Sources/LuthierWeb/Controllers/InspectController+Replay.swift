@@ -13,11 +13,16 @@ extension InspectController {
         guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
             throw Self.noRecording
         }
-        let steps = recorder.traceSteps
-        let trace = SessionTrace(
-            steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: shopCodes.current)
+        // The shop's codes change rarely; a change is a new version too.
+        let codes = shopCodes.current
+        let version = recorder.recordedSteps &* 31 &+ codes.hashValue
+        let encoded = try traces.trace(of: recorder, version: version) {
+            let steps = recorder.traceSteps
+            let trace = SessionTrace(steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: codes)
+            return ByteBuffer(data: try trace.json())
+        }
         return responses.text(
-            ByteBuffer(data: try trace.json()), type: "application/json",
+            encoded.plain, compressed: encoded.gzip, type: "application/json",
             headers: [.contentDisposition: "attachment; filename=\"luthier-trace.json\""], for: request)
     }
 

@@ -20,16 +20,20 @@ struct InspectController: Sendable {
     let shopTaps: TapRecorder?
     /// The connection counts, drawn on the shop's `shop.connections` lane when they change.
     let shopCounts: @Sendable () -> String
-    /// The shop's discount codes: a trace carries those its session typed, so that the replay
-    /// answers them the same way.
-    /// The codes the shop offers now, for a trace to carry those its steps typed.
+    /// The codes the shop offers now, for a trace to carry those its steps typed, so that the
+    /// replay answers them the same way.
     let shopCodes: DiscountBook
+    /// The live diagrams, one per session and view however many streams follow it.
+    let feeds: InspectorFeeds
+    /// Each session's trace as last encoded and compressed, per recorded step.
+    let traces: TraceCache
 
     /// The windows the diagram can show, in seconds.
     static let windows = [10, 60, 300]
     static let defaultWindow = 60
-    /// How often an open inspector is redrawn while anything is in its window (the marbles move
-    /// left as time passes).
+    /// How often an open inspector looks whether its diagram moved: something recorded, or a
+    /// marble gone out of its window. Only then is it drawn again (an idle inspector costs a
+    /// look, not a drawing and a patch).
     static let redrawInterval = Duration.milliseconds(500)
     /// How long a page load keeps recording on without a stream (a page without JavaScript
     /// refreshes itself, renewing it).
@@ -83,10 +87,15 @@ struct InspectController: Sendable {
             throw UserFacingError(.forbidden, "No live session: open / first; the inspector follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) { throw refusal }
+        if let refusal = hub.refusal(
+            kind: .inspector, client: client, sessionStreams: session.openStreamCount,
+            sessionInspectors: session.openInspectorCount)
+        {
+            throw refusal
+        }
         return try await stream(
             recorder, view, request: request, context: context, client: client,
-            opened: { session.streamOpened() }, closed: { session.streamClosed() })
+            opened: { session.streamOpened(inspector: true) }, closed: { session.streamClosed(inspector: true) })
     }
 
     /// `GET /admin/inspect`, for the admin: the shop's streams (the kiosk feed, the workshop floor
@@ -109,46 +118,26 @@ struct InspectController: Sendable {
         let view = try View(of: request, base: "/admin/inspect")
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client) { throw refusal }
+        if let refusal = hub.refusal(kind: .inspector, client: client) { throw refusal }
         return try await stream(recorder, view, request: request, context: context, client: client, counts: shopCounts)
     }
 
-    /// The diagram of `recorder`, redrawn while the stream is open (the inspector's
-    /// `Timer.publish`: every interval, while anything is in its window); the recorder records
-    /// meanwhile.
+    /// The diagram of `recorder`, drawn again while any stream follows it whenever it moved (the
+    /// inspector's `Timer.publish`, filtered): one diagram per session and view, however many
+    /// streams follow it (`InspectorFeeds`). The recorder records while any is open.
     private func stream(
         _ recorder: TapRecorder, _ view: View, request: Request, context: LuthierRequestContext, client: String,
         counts: (@Sendable () -> String)? = nil,
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
     ) async throws -> Response {
         let stopWatching = recorder.watch()
-        let fragments = FragmentStore(initial: [fragment(diagram(of: recorder, view))])
-        let clock = clock
-        let redrawing = Task { [self] in
-            var drawnAt = recorder.recorded
-            var counted: String?
-            while !Task.isCancelled {
-                if let counts {
-                    let now = counts()
-                    if now != counted { recorder.record(Self.countsLane, .value, now) }
-                    counted = now
-                }
-                do {
-                    try await clock.sleep(for: Self.redrawInterval)
-                } catch {
-                    return
-                }
-                let recorded = recorder.recorded
-                let shown = diagram(of: recorder, view)
-                guard recorded != drawnAt || !shown.visible.isEmpty else { continue }
-                drawnAt = recorded
-                fragments.publish([fragment(shown)])
-            }
+        let key = InspectorFeeds.Key(recorder: ObjectIdentifier(recorder), window: view.window, lane: view.lane)
+        let fragments = feeds.follow(key, initial: { [fragment(diagram(of: recorder, view))] }) { fragments in
+            Task { [self] in await draw(recorder, view, into: fragments, counts: counts) }
         }
-        let stop: @Sendable () -> Void = {
+        let stop: @Sendable () -> Void = { [feeds] in
             stopWatching()
-            redrawing.cancel()
-            fragments.finish()
+            feeds.leave(key)
         }
         let connection = EventStreamConnection(
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds, start: .fresh,
@@ -161,6 +150,39 @@ struct InspectController: Sendable {
             },
             unused: stop)
         return try await EventStreamResponse.make(connection, for: request, on: context.channel)
+    }
+
+    /// Draws `recorder`'s diagram into `fragments` whenever it moved, until cancelled: every
+    /// `redrawInterval` it looks whether anything was recorded or a marble has left the window,
+    /// and only then draws. (Drawing every interval while anything was in the window, two hundred
+    /// idle streams of one client kept both cores busy.)
+    private func draw(
+        _ recorder: TapRecorder, _ view: View, into fragments: FragmentStore, counts: (@Sendable () -> String)?
+    ) async {
+        let window = Duration.seconds(view.window)
+        var drawnAt = recorder.recorded
+        var leavesAt = diagram(of: recorder, view).visible.map(\.at).min().map { $0 + window }
+        var counted: String?
+        while !Task.isCancelled {
+            if let counts {
+                let now = counts()
+                if now != counted { recorder.record(Self.countsLane, .value, now) }
+                counted = now
+            }
+            do {
+                try await clock.sleep(for: Self.redrawInterval)
+            } catch {
+                return
+            }
+            let recorded = recorder.recorded
+            let aged = leavesAt.map { recorder.now >= $0 } ?? false
+            guard recorded != drawnAt || aged else { continue }
+            drawnAt = recorded
+            let shown = diagram(of: recorder, view)
+            leavesAt = shown.visible.map(\.at).min().map { $0 + window }
+            feeds.countDrawing()
+            fragments.publish([fragment(shown)])
+        }
     }
 
     /// `recorder`'s events as `view` shows them, now.

@@ -54,6 +54,8 @@ public final class EventStreamHub: Sendable {
         /// Open streams by what they follow.
         var byKind: [Kind: Int] = [:]
         var perClient: [String: Int] = [:]
+        /// Inspector streams by client address.
+        var inspectorsPerClient: [String: Int] = [:]
         /// Streams refused since the start, by the cap that refused them.
         var refusals: [String: Int] = [:]
         /// Those waiting in `untilEveryStreamHasEnded()`, by their number.
@@ -71,6 +73,10 @@ public final class EventStreamHub: Sendable {
     public let maxKioskStreams: Int
     /// Streams of both kinds one client address may hold at once.
     public let maxStreamsPerClient: Int
+    /// Inspector streams one session, and one client address, may hold at once: an inspector
+    /// draws diagrams and records, so a few of them, not every stream a client may hold.
+    public let maxInspectorsPerSession: Int
+    public let maxInspectorsPerClient: Int
     /// Where each stream's opening and end are logged (its number, kind and the reason it ended:
     /// never its session or client).
     let logger: Logger
@@ -84,7 +90,8 @@ public final class EventStreamHub: Sendable {
 
     public init(
         slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
-        maxStreamsPerClient: Int = .max, logger: Logger = Logger(label: "luthier.streams"),
+        maxStreamsPerClient: Int = .max, maxInspectorsPerSession: Int = .max, maxInspectorsPerClient: Int = .max,
+        logger: Logger = Logger(label: "luthier.streams"),
         patchWritten: @escaping @Sendable (Duration) -> Void = { _ in }
     ) {
         self.logger = logger
@@ -94,13 +101,19 @@ public final class EventStreamHub: Sendable {
         self.maxStreamsPerSession = max(maxStreamsPerSession, 1)
         self.maxKioskStreams = max(maxKioskStreams, 1)
         self.maxStreamsPerClient = max(maxStreamsPerClient, 1)
+        self.maxInspectorsPerSession = max(maxInspectorsPerSession, 1)
+        self.maxInspectorsPerClient = max(maxInspectorsPerClient, 1)
     }
 
     /// Why a new stream may not open now (nil when it may): its budget, its client or the
     /// session's tabs already hold as many streams as allowed. Checked before opening, so a cap
     /// may be passed by the few streams opening at the same instant, never by more.
-    func refusal(kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil) -> UserFacingError? {
-        let refusal = uncountedRefusal(kind: kind, client: client, sessionStreams: sessionStreams)
+    func refusal(
+        kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil, sessionInspectors: Int? = nil
+    ) -> UserFacingError? {
+        let refusal =
+            uncountedRefusal(kind: kind, client: client, sessionStreams: sessionStreams)
+            ?? inspectorRefusal(kind: kind, client: client, sessionInspectors: sessionInspectors)
         if let (cause, _) = refusal { state.withLock { $0.refusals[cause, default: 0] += 1 } }
         return refusal?.error
     }
@@ -152,6 +165,35 @@ public final class EventStreamHub: Sendable {
         return nil
     }
 
+    /// Why one more inspector may not open: its session's or its client's inspectors are at their cap.
+    private func inspectorRefusal(kind: Kind, client: String?, sessionInspectors: Int?) -> (
+        cause: String, error: UserFacingError
+    )? {
+        guard kind == .inspector else { return nil }
+        if let sessionInspectors, sessionInspectors >= maxInspectorsPerSession {
+            return (
+                "session-inspectors",
+                UserFacingError(
+                    .tooManyRequests,
+                    "This browser has \(sessionInspectors) stream inspectors open, the most allowed; close one to "
+                        + "follow this one live.",
+                    retryAfter: 30)
+            )
+        }
+        let open = client.map { client in state.withLock { $0.inspectorsPerClient[client] ?? 0 } } ?? 0
+        if open >= maxInspectorsPerClient {
+            return (
+                "client-inspectors",
+                UserFacingError(
+                    .tooManyRequests,
+                    "This network address has \(open) stream inspectors open, the most allowed; close one to "
+                        + "follow this one live.",
+                    retryAfter: 30)
+            )
+        }
+        return nil
+    }
+
     /// Streams one client address holds now.
     public func streams(ofClient client: String) -> Int { state.withLock { $0.perClient[client] ?? 0 } }
 
@@ -188,6 +230,7 @@ public final class EventStreamHub: Sendable {
             if kind == .kiosk { state.kioskStreams += 1 }
             state.byKind[kind, default: 0] += 1
             state.perClient[client, default: 0] += 1
+            if kind == .inspector { state.inspectorsPerClient[client, default: 0] += 1 }
             return (id, state.streams.count)
         }
         logger.info("Event stream opened", metadata: ["stream": "\(id)", "kind": "\(kind)", "open": "\(open)"])
@@ -208,6 +251,10 @@ public final class EventStreamHub: Sendable {
             state.byKind[stream.kind, default: 1] -= 1
             let left = (state.perClient[stream.client] ?? 1) - 1
             state.perClient[stream.client] = left > 0 ? left : nil
+            if stream.kind == .inspector {
+                let inspectors = (state.inspectorsPerClient[stream.client] ?? 1) - 1
+                state.inspectorsPerClient[stream.client] = inspectors > 0 ? inspectors : nil
+            }
             guard state.streams.isEmpty else { return [] }
             defer { state.drainWaiters.removeAll() }
             return Array(state.drainWaiters.values)

@@ -12,6 +12,8 @@ public final class Session: Sendable {
     private struct Activity {
         var idleSweeps = 0
         var openStreams = 0
+        /// Of those, the stream inspectors.
+        var openInspectors = 0
         /// When it was last used, as the registry counts uses: the least recently used go first
         /// when the cap is reached.
         var lastUse: UInt64 = 0
@@ -464,16 +466,21 @@ public final class Session: Sendable {
     /// The session's open event streams (its live tabs).
     var openStreamCount: Int { activity.withLock { $0.openStreams } }
 
-    func streamOpened() {
+    /// The session's open stream inspectors.
+    var openInspectorCount: Int { activity.withLock { $0.openInspectors } }
+
+    func streamOpened(inspector: Bool = false) {
         activity.withLock {
             $0.openStreams += 1
+            if inspector { $0.openInspectors += 1 }
             $0.idleSweeps = 0
         }
     }
 
-    func streamClosed() {
+    func streamClosed(inspector: Bool = false) {
         activity.withLock {
             $0.openStreams -= 1
+            if inspector { $0.openInspectors -= 1 }
             $0.idleSweeps = 0
         }
     }

@@ -36,6 +36,9 @@ public final class SessionRegistry: Sendable {
     private let tapEvents: Int
     /// The store steps each session's recorder keeps for its trace.
     private let traceSteps: Int
+    /// The bytes one session's trace may weigh, and every session's together.
+    private let traceBytes: Int
+    public let traceBudget: TraceBudget
     private let sessions = Mutex<[SessionID: Session]>([:])
     /// The ids of the sessions in memory by their storage key, so that a save another instance
     /// tells of finds the session it changed. Kept only when other instances share the store
@@ -92,6 +95,8 @@ public final class SessionRegistry: Sendable {
         logger: Logger = Logger(label: "luthier.sessions"),
         tapEvents: Int = 512,
         traceSteps: Int = 256,
+        traceBytes: Int = .max,
+        traceBytesInAll: Int = .max,
         analytics: AnalyticsQueue = AnalyticsQueue(),
         sessionIDKey: [UInt8]? = nil,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
@@ -106,6 +111,8 @@ public final class SessionRegistry: Sendable {
             renderer: renderer, logger: logger)
         self.tapEvents = tapEvents
         self.traceSteps = traceSteps
+        self.traceBytes = traceBytes
+        traceBudget = TraceBudget(limit: traceBytesInAll)
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
@@ -294,7 +301,7 @@ public final class SessionRegistry: Sendable {
             factory: factory,
             taps: TapRecorder(
                 capacity: tapEvents, traceCapacity: traceSteps, clock: environment.clock, now: environment.now,
-                log: TapRecorder.traceLog(to: logger)),
+                log: TapRecorder.traceLog(to: logger), traceBudget: traceBytes, sharedBudget: traceBudget),
             renderer: renderer,
             logger: logger,
             // The registry's one stopwatch, shared: a closure per session would cost each one.
