@@ -22,12 +22,58 @@
     notice.textContent = '';
   }
 
+  // Where every open page of the session is asked to go (a checkout ready, a checkout ended): a
+  // page follows only the places it names in data-follows (the builder goes on to its checkout,
+  // the checkout back to the builder). Any other page (a cart being compared, a guide half-way)
+  // stays, and says where the session went, with a link.
+  var follows = (document.body.getAttribute('data-follows') || '').split(' ');
+  var elsewhere = {
+    '/checkout': ['Your checkout is ready, started in another tab. ', 'Go to the checkout'],
+    '/': ['The checkout in another tab has ended. ', 'Back to the builder']
+  };
+  function navigate(location) {
+    if (!location || location.charAt(0) !== '/' || location === window.location.pathname) return;
+    if (follows.indexOf(location) >= 0) {
+      window.location.assign(location);
+      return;
+    }
+    var words = elsewhere[location];
+    if (!notice || !words) return;
+    notice.textContent = words[0];
+    var link = document.createElement('a');
+    link.href = location;
+    link.textContent = words[1];
+    notice.appendChild(link);
+    notice.hidden = false;
+  }
+
   // The stream inspector's diagram is held as it is while paused, and while a marble has the
-  // keyboard focus or the pointer, so that its text can be read; the next redraw catches up.
+  // keyboard focus or the pointer, so that its text can be read. The diagram is only sent when it
+  // moved, so the newest one sent meanwhile is kept, and shown once the hold ends.
+  var withheld = {};
   function isHeld(element) {
     if (element.id !== 'inspector-lanes') return false;
     var pause = document.getElementById('inspector-pause');
     return (pause && pause.checked) || element.contains(document.activeElement) || element.matches(':hover');
+  }
+  function releaseWithheld() {
+    Object.keys(withheld).forEach(function (target) {
+      var element = document.getElementById(target);
+      if (!element || isHeld(element)) return;
+      element.innerHTML = withheld[target];
+      delete withheld[target];
+    });
+  }
+  var lanes = document.getElementById('inspector-lanes');
+  if (lanes) {
+    // After the pointer or the focus has really left (the events come before :hover and
+    // activeElement say so).
+    var later = function () { window.setTimeout(releaseWithheld, 0); };
+    lanes.addEventListener('pointerleave', later);
+    lanes.addEventListener('focusout', later);
+    document.addEventListener('change', function (event) {
+      if (event.target && event.target.id === 'inspector-pause') later();
+    });
   }
 
   // The guided build's step: its heading names the step it shows (data-step).
@@ -55,7 +101,13 @@
     var stepBefore = guideStep();
     patch.fragments.forEach(function (fragment) {
       var element = document.getElementById(fragment.target);
-      if (element && !isHeld(element)) element.innerHTML = fragment.html;
+      if (!element) return;
+      if (isHeld(element)) {
+        withheld[fragment.target] = fragment.html;
+      } else {
+        delete withheld[fragment.target];
+        element.innerHTML = fragment.html;
+      }
     });
     syncDisabled();
     var stepAfter = guideStep();
@@ -161,10 +213,7 @@
       }
     });
     source.addEventListener('navigate', function (event) {
-      var location = event.data;
-      if (location && location.charAt(0) === '/' && location !== window.location.pathname) {
-        window.location.assign(location);
-      }
+      navigate(event.data);
     });
     source.addEventListener('error', function () {
       streamDown();
@@ -232,8 +281,8 @@
         button.disabled = button.getAttribute('aria-disabled') === 'true';
       }
       if (ok && form.dataset.live === 'form') form.reset();
-      // The event stream normally moves the page on; this covers a stream that is down.
-      if (ok && form.dataset.then && root.dataset.live !== 'connected') {
+      // The tab that asked goes on itself (the stream moves only the pages that follow there).
+      if (ok && form.dataset.then && window.location.pathname !== form.dataset.then) {
         window.location.assign(form.dataset.then);
       }
     });
@@ -264,10 +313,7 @@
           showNotice('The page could not be updated; reload it to see the latest.');
         }
       } else if (data.type === 'navigate' && newer(data.id, renderedVersion)) {
-        var location = data.location;
-        if (location && location.charAt(0) === '/' && location !== window.location.pathname) {
-          window.location.assign(location);
-        }
+        navigate(data.location);
       } else if (data.type === 'status') {
         if (data.live === 'connected') streamUp(); else streamDown();
       } else if (data.type === 'gone') {

@@ -75,3 +75,59 @@ def test_a_tab_that_joins_later_shows_the_latest_at_once(driver, base_url):
     driver.get(base_url + "/")
     wait_live(driver)
     wait_for_guitar(driver, {**DEFAULT, "color": "earth"})
+
+
+def notice(driver) -> str | None:
+    return driver.execute_script(
+        "var n = document.getElementById('notice'); return n && !n.hidden ? n.textContent : null")
+
+
+def notice_link(driver) -> str | None:
+    return driver.execute_script(
+        "var a = document.querySelector('#notice a'); return a ? a.getAttribute('href') : null")
+
+
+def path(driver) -> str:
+    return driver.execute_script("return window.location.pathname")
+
+
+def test_a_checkout_moves_only_the_builder_tabs_and_tells_the_others(driver, base_url):
+    """Starting a checkout used to send every tab of the session to /checkout, a cart tab being
+    compared and a guide tab mid-way included, and "Back to the builder" then sent them all to /.
+    Now only the builder tabs follow the checkout (and only the checkout tabs follow it back); the
+    others stay where they were and say where the session went, with a link."""
+    driver.get(base_url + "/")
+    wait_live(driver)
+    builder = driver.current_window_handle
+    others = {}
+    for page in ["/", "/cart", "/guide"]:
+        driver.switch_to.new_window("tab")
+        driver.get(base_url + page)
+        wait_live(driver)
+        others.setdefault(page, driver.current_window_handle)
+    second_builder, cart, guide = others["/"], others["/cart"], others["/guide"]
+
+    driver.switch_to.window(builder)
+    driver.find_element(By.CSS_SELECTOR, "#checkout-form button[type=submit]").click()
+    for handle in [builder, second_builder]:
+        driver.switch_to.window(handle)
+        WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: path(d) == "/checkout")
+        wait_live(driver)
+    for handle, page in [(cart, "/cart"), (guide, "/guide")]:
+        driver.switch_to.window(handle)
+        WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+            lambda d: (notice(d) or "").startswith("Your checkout is ready"))
+        assert path(driver) == page
+        assert notice_link(driver) == "/checkout"
+
+    # "Back to the builder" from one checkout tab: the checkout tabs follow; the cart stays.
+    driver.switch_to.window(builder)
+    driver.find_element(By.CSS_SELECTOR, "#leave-form button[type=submit]").click()
+    for handle in [builder, second_builder]:
+        driver.switch_to.window(handle)
+        WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: path(d) == "/")
+    driver.switch_to.window(cart)
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+        lambda d: (notice(d) or "").startswith("The checkout in another tab has ended"))
+    assert path(driver) == "/cart"
+    assert notice_link(driver) == "/"
