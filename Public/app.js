@@ -225,13 +225,21 @@
     });
   }
 
+  // A post the shop has not answered within this is given up, and the page says so: a browser
+  // queueing posts behind its connections (or a server gone quiet) never leaves a click unanswered.
+  var postTimeout = 10000;
   function post(url, body) {
+    var controller = 'AbortController' in window ? new AbortController() : null;
+    var timer = controller ? window.setTimeout(function () { controller.abort(); }, postTimeout) : null;
+    function done() { if (timer !== null) window.clearTimeout(timer); }
     return fetch(url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'X-Requested-With': 'fetch', 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: body
+      body: body,
+      signal: controller ? controller.signal : undefined
     }).then(function (response) {
+      done();
       if (response.ok) {
         clearNotice();
         return true;
@@ -240,8 +248,14 @@
         showNotice(text || 'That change was not accepted.');
         return false;
       });
-    }, function () {
-      showNotice('The shop could not be reached; your last change was not saved.');
+    }, function (error) {
+      done();
+      if (error && error.name === 'AbortError') {
+        showNotice('The shop did not answer within ' + postTimeout / 1000 + ' seconds; your change may not '
+          + 'have been saved. Reload the page to see where things stand.');
+      } else {
+        showNotice('The shop could not be reached; your last change was not saved.');
+      }
       return false;
     });
   }

@@ -3,6 +3,7 @@ that has something live follows it and says so calmly when it is cut off."""
 
 from __future__ import annotations
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import DEFAULT, WAIT, click_label, wait_for_guitar, wait_live
@@ -67,3 +68,21 @@ def test_a_killed_server_reads_reconnecting_and_the_restarted_one_is_followed(dr
     finally:
         second.close()
         first.close()
+
+
+def test_a_post_the_shop_does_not_answer_in_time_is_given_up_and_the_page_says_so(driver, base_url):
+    """A click is never left unanswered: a post still unanswered after 10 s is given up and the
+    page says so (the network is slowed to 12 s a request through Chromium's DevTools protocol)."""
+
+    driver.get(base_url + "/")
+    wait_live(driver)
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 12000, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        click_label(driver, "color", "sky")
+        WebDriverWait(driver, 20, poll_frequency=0.2).until(
+            lambda d: "did not answer within 10 seconds" in (d.find_element(By.ID, "notice").text or ""))
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
