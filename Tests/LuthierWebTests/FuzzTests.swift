@@ -116,7 +116,7 @@ struct FuzzTests {
             )
             let registry = app.services.registry
             let recorder = FuzzRecorder(seed: seed, jar: app.jar) { sent, set in
-                guard let sent = SessionID(rawValue: sent), let set = SessionID(rawValue: set),
+                guard let sent = SessionID(cookieValue: sent), let set = SessionID(cookieValue: set),
                     let session = registry.live(sent)
                 else { return false }
                 return registry.live(set) === session

@@ -121,11 +121,11 @@ struct SessionRegistryTests {
             directory: TestApp.repositoryRoot.appendingPathComponent("Templates").path)
         let registry = SessionRegistry(maxSessions: 2, renderer: renderer, environment: .webTest(clock: TestClock()))
         let session = try registry.createSession()
-        #expect(try await registry.session(forCookie: session.id.rawValue) === session)
+        #expect(try await registry.session(forCookie: session.id.cookieValue) === session)
         #expect(try await registry.session(forCookie: nil) == nil)
-        #expect(try await registry.session(forCookie: session.id.rawValue.uppercased()) == nil)
-        #expect(try await registry.session(forCookie: String(session.id.rawValue.dropLast())) == nil)
-        #expect(try await registry.session(forCookie: SessionID.random().rawValue) == nil)
+        #expect(try await registry.session(forCookie: session.id.cookieValue.uppercased()) == nil)
+        #expect(try await registry.session(forCookie: String(session.id.cookieValue.dropLast())) == nil)
+        #expect(try await registry.session(forCookie: SessionID.random().cookieValue) == nil)
         let other = try registry.createSession()
         #expect(other.id != session.id)
         // At the cap the least recently used goes: the first, unless it was used since.
@@ -166,15 +166,15 @@ struct SessionRegistryTests {
 
         let second = try await Self.registry(sessions: store)
         #expect(second.count == 0)
-        let restored = try #require(try await second.session(forCookie: session.id.rawValue))
+        let restored = try #require(try await second.session(forCookie: session.id.cookieValue))
         #expect(restored.id == session.id)
         #expect(restored.orderKey == session.orderKey)
         #expect(restored.shop.analyticsKey == session.shop.analyticsKey)
         #expect(restored.build.currentOutput.guitar == Guitar(shape: .sharpV, color: .sky))
         #expect(restored.cart.currentOutput.guitarCount == 2)
         #expect(second.count == 1)
-        #expect(try await second.session(forCookie: session.id.rawValue) === restored)
-        #expect(try await second.session(forCookie: SessionID.random().rawValue) == nil)
+        #expect(try await second.session(forCookie: session.id.cookieValue) === restored)
+        #expect(try await second.session(forCookie: SessionID.random().cookieValue) == nil)
         second.closeAll()
     }
 
@@ -186,10 +186,10 @@ struct SessionRegistryTests {
         await session.build.send(.change(GuitarChange(color: .sky)))
         try await session.save()
         #expect(Array(store.rows.keys) == [session.id.storageKey])
-        #expect(session.id.storageKey != session.id.rawValue)
+        #expect(session.id.storageKey != session.id.cookieValue)
         #expect(session.id.storageKey.utf8.count == 64)
         // SHA-256 of 64 "a"s, as `sha256sum` gives it, to pin the digest and its hex down.
-        let known = try #require(SessionID(rawValue: String(repeating: "a", count: 64)))
+        let known = try #require(SessionID(cookieValue: String(repeating: "a", count: 64)))
         #expect(known.storageKey == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
         registry.closeAll()
     }
@@ -204,7 +204,7 @@ struct SessionRegistryTests {
         first.closeAll()
         let second = try await Self.registry(sessions: store)
         let found = try await withThrowingTaskGroup(of: Session?.self) { group in
-            for _ in 0..<20 { group.addTask { try await second.session(forCookie: session.id.rawValue) } }
+            for _ in 0..<20 { group.addTask { try await second.session(forCookie: session.id.cookieValue) } }
             var found: [Session] = []
             for try await session in group { if let session { found.append(session) } }
             return found
@@ -222,7 +222,7 @@ struct SessionRegistryTests {
         let registry = try await Self.registry(sessions: store)
         store.fail()
         await #expect(throws: SessionRegistry.Failure.storeUnavailable) {
-            try await registry.session(forCookie: SessionID.random().rawValue)
+            try await registry.session(forCookie: SessionID.random().cookieValue)
         }
         #expect(registry.count == 0)
         #expect(registry.counted == SessionRegistry.Tallies(refusedStoreUnavailable: 1))
@@ -234,13 +234,30 @@ struct SessionRegistryTests {
         var seen: Set<String> = []
         for _ in 0..<1_000 {
             let id = SessionID.random()
-            #expect(SessionID(rawValue: id.rawValue) == id)
-            #expect(id.rawValue.utf8.count == 64)
-            seen.insert(id.rawValue)
+            #expect(SessionID(cookieValue: id.cookieValue) == id)
+            #expect(id.cookieValue.utf8.count == 64)
+            seen.insert(id.cookieValue)
         }
         #expect(seen.count == 1_000)
-        #expect(SessionID(rawValue: String(repeating: "F", count: 64)) == nil)
-        #expect(SessionID(rawValue: String(repeating: "f", count: 64)) != nil)
-        #expect(SessionID(rawValue: "") == nil)
+        #expect(SessionID(cookieValue: String(repeating: "F", count: 64)) == nil)
+        #expect(SessionID(cookieValue: String(repeating: "f", count: 64)) != nil)
+        #expect(SessionID(cookieValue: "") == nil)
+    }
+}
+
+/// A session id is a secret: it prints redacted however it is printed, and is read only as
+/// `cookieValue`.
+@Suite struct SessionIDRedactionTests {
+    @Test func aSessionIDNeverPrintsItsSecret() {
+        let id = SessionID.random()
+        let secret = id.cookieValue
+        #expect(secret.count == 64)
+        var dumped = ""
+        dump(id, to: &dumped)
+        for printed in ["\(id)", String(describing: id), String(reflecting: id), dumped, "\([id])"] {
+            #expect(!printed.contains(secret), "\(printed)")
+            #expect(printed.contains("SessionID"), "\(printed)")
+        }
+        #expect(SessionID(cookieValue: secret) == id)
     }
 }

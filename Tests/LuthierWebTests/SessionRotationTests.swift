@@ -46,7 +46,7 @@ struct SessionRotationTests {
             #expect(checkout.header("Location") == "/")
             let orderPage = try await app.request(.GET, "/orders/\(number)", headers: old, followingRotations: false)
             #expect(orderPage.status == 404)
-            #expect(app.services.registry.live(try #require(SessionID(rawValue: planted))) == nil)
+            #expect(app.services.registry.live(try #require(SessionID(cookieValue: planted))) == nil)
 
             // The tab that was open carries on with the same session.
             #expect(try await app.scriptPost("/checkout/dismiss", form: "", cookie: renewed.value).status == 204)

@@ -28,7 +28,7 @@ struct SessionSharedStoreTests {
     }
 
     static func storageKey(_ cookie: String) throws -> String {
-        try #require(SessionID(rawValue: cookie)).storageKey
+        try #require(SessionID(cookieValue: cookie)).storageKey
     }
 
     @Test("a change posted to one instance reaches the session's stream on another, and its pages")

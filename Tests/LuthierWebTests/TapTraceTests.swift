@@ -26,7 +26,7 @@ struct TapTraceTests {
             #expect(!all.contains(order.accessKey))
             #expect(!all.contains(session.orderKey))
             #expect(!all.contains(cookie))
-            #expect(!all.contains(session.id.rawValue))
+            #expect(!all.contains(session.id.cookieValue))
         }
     }
 }

@@ -20,7 +20,7 @@ final class AdminSessions: Sendable {
 
     /// A new signed-in session's id (64 hex digits from the system's random source).
     func signIn() -> String {
-        let id = SessionID.random().rawValue
+        let id = SessionID.random().cookieValue
         let now = elapsed()
         sessions.withLock { sessions in
             sessions = sessions.filter { $0.value > now }

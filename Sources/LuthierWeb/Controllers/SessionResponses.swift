@@ -22,9 +22,9 @@ struct SessionResponses: Sendable {
     ) async throws -> Response {
         guard let session = try await context.session.existing() else {
             var response = responses.page(render(registry.blank), version: nil, for: request)
-            let sent = context.session.cookie.flatMap(SessionID.init(rawValue:))
+            let sent = context.session.cookie.flatMap(SessionID.init(cookieValue:))
             if sent.map(registry.issued) != true {
-                response.setCookie(cookie(value: registry.issueID().rawValue, request: request))
+                response.setCookie(cookie(value: registry.issueID().cookieValue, request: request))
             }
             return response
         }

@@ -36,8 +36,8 @@ struct SessionMiddleware: RouterMiddleware {
                 throw RequestSession.refusal(error as? Session.SaveFailure ?? .unavailable(error))
             }
         }
-        if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != resolved.id.rawValue }) == true {
-            response.setCookie(cookies.cookie(value: resolved.id.rawValue, request: request))
+        if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != resolved.id.cookieValue }) == true {
+            response.setCookie(cookies.cookie(value: resolved.id.cookieValue, request: request))
         }
         return response
     }

@@ -138,7 +138,7 @@ public final class Session: Sendable {
 
     /// A brand-new session's snapshot: random anonymous keys, the standard guitar, an empty cart.
     static func freshSnapshot() -> SessionSnapshot {
-        SessionSnapshot(orderKey: SessionID.random().rawValue, analyticsKey: SessionID.random().rawValue)
+        SessionSnapshot(orderKey: SessionID.random().cookieValue, analyticsKey: SessionID.random().cookieValue)
     }
 
     /// A change a post makes to the session, made again on the session as another instance stored

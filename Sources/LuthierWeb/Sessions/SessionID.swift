@@ -1,14 +1,21 @@
 /// A session's identifier: 256 bits from the system's cryptographically secure generator, as 64
 /// lowercase hex digits, so that it cannot be guessed and is safe in a cookie as it is.
-public struct SessionID: Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+///
+/// It is a secret: whoever holds it holds the session. So it prints redacted (in a log line, an
+/// error, a `dump`), and the secret itself is read only through `cookieValue`, by the few places
+/// that set the cookie or store it hashed.
+public struct SessionID: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// The secret, as the cookie carries it.
+    public let cookieValue: String
 
     /// Accepts only the shape the server issues; anything else is not a session id at all.
-    public init?(rawValue: String) {
-        guard rawValue.utf8.count == 64,
-            rawValue.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+    public init?(cookieValue: String) {
+        guard cookieValue.utf8.count == 64,
+            cookieValue.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
         else { return nil }
-        self.rawValue = rawValue
+        self.cookieValue = cookieValue
     }
 
     /// A fresh id. `SystemRandomNumberGenerator` reads the kernel's CSPRNG (getrandom) on Linux.
@@ -21,12 +28,16 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
             let digits = String(word, radix: 16)
             hex += String(repeating: "0", count: 16 - digits.count) + digits
         }
-        return SessionID(uncheckedRawValue: hex)
+        return SessionID(uncheckedCookieValue: hex)
     }
 
-    private init(uncheckedRawValue: String) {
-        rawValue = uncheckedRawValue
+    private init(uncheckedCookieValue: String) {
+        cookieValue = uncheckedCookieValue
     }
 
-    public var description: String { rawValue }
+    /// Never the secret: one string interpolation must not put it in a log line.
+    public var description: String { "SessionID(redacted)" }
+    public var debugDescription: String { description }
+    /// `dump` and the debugger's views show no field either.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

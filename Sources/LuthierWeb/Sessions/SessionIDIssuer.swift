@@ -30,12 +30,12 @@ struct SessionIDIssuer: Sendable {
             return digits.count == 1 ? "0" + digits : digits
         }.joined()
         // Always 64 lowercase hex digits, so the id parses; `?? .random()` is never taken.
-        return SessionID(rawValue: hex) ?? .random()
+        return SessionID(cookieValue: hex) ?? .random()
     }
 
     /// Whether this process issued `id`.
     func issued(_ id: SessionID) -> Bool {
-        let bytes = Self.bytes(ofHex: id.rawValue)
+        let bytes = Self.bytes(ofHex: id.cookieValue)
         guard bytes.count == 32 else { return false }
         let expected = signature(of: Array(bytes[0..<16]))
         // Constant time: how many leading bytes matched must not show in the timing.

@@ -189,7 +189,7 @@ public final class SessionRegistry: Sendable {
     /// without anything stored) gets its session now, under that id: a post or a stream is the
     /// session's first act. Pages do not adopt: a visitor's first page costs no session.
     public func session(forCookie value: String?, adopting: Bool = false) async throws(Failure) -> Session? {
-        guard let value, let id = SessionID(rawValue: value) else { return nil }
+        guard let value, let id = SessionID(cookieValue: value) else { return nil }
         if let session = live(id) {
             // A replaced id in its grace finds the session under its new one, as it is here.
             guard followsElsewhere, session.id == id else { return session }

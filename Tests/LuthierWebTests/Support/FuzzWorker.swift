@@ -472,7 +472,7 @@ final class FuzzRecorder: Sendable {
             let id =
                 value.hasPrefix("\(TestApp.cookieName)=") ? String(value.dropFirst(TestApp.cookieName.count + 1)) : ""
             if request.forgedCookies.contains(id) { problems.append("adopted a session id it did not issue") }
-            if SessionID(rawValue: id) == nil { problems.append("issued a malformed session id \(id.prefix(80))") }
+            if SessionID(cookieValue: id) == nil { problems.append("issued a malformed session id \(id.prefix(80))") }
             if !cookie.lowercased().contains("httponly") { problems.append("a session cookie without HttpOnly") }
         }
         if status == 200, let type = oracle.contentType, response.header("Content-Type")?.hasPrefix(type) != true {

@@ -219,7 +219,7 @@ struct ShopInvariants: Sendable {
     /// A live session: its state, its outputs (exactly what the state makes), its rendered
     /// fragments (caught up with the outputs) and its stored snapshot (caught up with the state).
     func problems(in session: Session, stored: SessionSnapshot?) -> [String] {
-        let label = "session \(session.id.rawValue.prefix(8))"
+        let label = "session \(session.id.cookieValue.prefix(8))"
         let build = session.build.latestState
         var problems = Self.problems(in: build.guitar, label)
         let buildOutput = session.build.currentOutput

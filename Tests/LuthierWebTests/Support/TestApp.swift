@@ -214,7 +214,7 @@ struct TestApp: Sendable {
 
     /// The session a cookie names, if it is in memory now (no restore from the store).
     func liveSession(_ cookie: String?) -> Session? {
-        cookie.map(jar.current(of:)).flatMap(SessionID.init(rawValue:)).flatMap { services.registry.live($0) }
+        cookie.map(jar.current(of:)).flatMap(SessionID.init(cookieValue:)).flatMap { services.registry.live($0) }
     }
 
     /// Opens `GET /events` and reads its head.
