@@ -128,7 +128,9 @@ struct ErrorResponseTests {
             let html = [("Accept", "text/html"), ("Cookie", "luthier_session=\(cookie)")]
             for path in ["/", "/cart"] {
                 let page = try await app.get(path, headers: html)
-                #expect(page.text.contains(/<body data-version="\d+" data-events="\/events">/), "\(path)")
+                #expect(
+                    page.text.contains(/<body data-version="\d+" data-events="\/events"( data-follows="[^"]*")?>/),
+                    "\(path)")
             }
             let errors = [
                 try await app.get("/no/such/page", headers: html),

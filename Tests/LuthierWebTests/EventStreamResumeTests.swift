@@ -64,7 +64,8 @@ struct EventStreamResumeTests {
         try await TestApp.run { app in
             let cookie = try await app.newSession()
             let page = try await app.get("/", cookie: cookie)
-            let version = try #require(page.text.firstMatch(of: /<body data-version="(\d+)" data-events="\/events">/))
+            let version = try #require(
+                page.text.firstMatch(of: /<body data-version="(\d+)" data-events="\/events"( data-follows="[^"]*")?>/))
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
             let stream = try await Self.open(app, "/events?since=\(version.output.1)", cookie: cookie)
             #expect(stream.patch.targets.contains("picker-shape"))
