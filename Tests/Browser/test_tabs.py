@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import DEFAULT, WAIT, click_label, wait_for_guitar, wait_live
+from test_accessibility import violations
 
 PAGES = ["/", "/cart", "/", "/kiosk", "/", "/cart", "/", "/kiosk", "/", "/cart"]
 
@@ -119,6 +120,8 @@ def test_a_checkout_moves_only_the_builder_tabs_and_tells_the_others(driver, bas
             lambda d: (notice(d) or "").startswith("Your checkout is ready"))
         assert path(driver) == page
         assert notice_link(driver) == "/checkout"
+        # The notice and its link pass axe as the page shows them.
+        assert violations(driver) == [], page
 
     # "Back to the builder" from one checkout tab: the checkout tabs follow; the cart stays.
     driver.switch_to.window(builder)
