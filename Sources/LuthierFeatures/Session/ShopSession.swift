@@ -176,11 +176,13 @@ public final class ShopSession: Sendable {
     private func combine(
         _ source: SessionChange.Source, _ save: @Sendable () -> Void, _ update: (inout SessionOutput) -> Void
     ) -> Step {
-        // While held, what a save would store now: a change that stores nothing new (a loading
-        // flag, "Ordering…") is shown at once if nothing held waits before it. Read from the
-        // screens, which are never behind the composition, so a change not folded yet only makes
-        // this one look stored-worthy too, and held.
-        let content = composition.state.withLock { $0.holds > 0 } ? snapshot(revision: 0) : nil
+        // While held with nothing waiting, what a save would store now: a change that stores
+        // nothing new (a loading flag, "Ordering…") is shown at once. (With a held change waiting
+        // it is held too, whatever it stores, so nothing is read then.) Read from the screens,
+        // which are never behind the composition, so a change not folded yet only makes this one
+        // look stored-worthy too, and held.
+        let mayPass = composition.state.withLock { $0.holds > 0 && $0.latest == $0.shown }
+        let content = mayPass ? snapshot(revision: 0) : nil
         let (step, shownGuitar, mustSave) = composition.state.withLock {
             composition -> (Step, Guitar?, Bool) in
             var next = composition.latest

@@ -55,18 +55,9 @@ struct ResponseFactory: Sendable {
         _ body: ByteBuffer, type: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:],
         for request: Request
     ) -> Response {
-        var headers = extra
-        headers[.contentType] = type
-        if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
-        guard body.readableBytes >= Self.compressionThreshold else {
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
-        }
-        headers[.vary] = "Accept-Encoding"
-        if Self.acceptsGzip(request), let compressed = try? GzipBody.compressing(body) {
-            headers[.contentEncoding] = "gzip"
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: compressed))
-        }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
+        text(
+            body, worthCompressing: body.readableBytes >= Self.compressionThreshold,
+            compressed: { try? GzipBody.compressing(body) }, type: type, status: status, headers: extra, for: request)
     }
 
     /// As `text(_:type:status:headers:for:)`, for a body compressed once beforehand (`compressed`,
@@ -75,18 +66,29 @@ struct ResponseFactory: Sendable {
         _ body: ByteBuffer, compressed: ByteBuffer?, type: String, headers extra: HTTPFields = [:],
         for request: Request
     ) -> Response {
+        text(
+            body, worthCompressing: compressed != nil, compressed: { compressed }, type: type, status: .ok,
+            headers: extra, for: request)
+    }
+
+    /// The one shape of a text answer: `Vary` when it is worth compressing, and the compressed
+    /// body (made only then, and only for a client that accepts it) when there is one.
+    private func text(
+        _ body: ByteBuffer, worthCompressing: Bool, compressed: () -> ByteBuffer?, type: String,
+        status: HTTPResponse.Status, headers extra: HTTPFields, for request: Request
+    ) -> Response {
         var headers = extra
         headers[.contentType] = type
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }
-        guard let compressed else {
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        guard worthCompressing else {
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         headers[.vary] = "Accept-Encoding"
-        guard Self.acceptsGzip(request) else {
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+        if Self.acceptsGzip(request), let compressed = compressed() {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: compressed))
         }
-        headers[.contentEncoding] = "gzip"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: compressed))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 
     /// Whether `request` accepts gzip over plain bytes (`Accept-Encoding`, as for static files).
