@@ -6,11 +6,15 @@ import LuthierLive
 
 /// `luthier codes`: the discount codes from a shell, as `/admin/codes` lists and changes them.
 struct Codes: AsyncParsableCommand {
+    /// How often a running server reads the codes again (`Serve` sets it), so that a code changed
+    /// here reaches it; the commands' messages say so.
+    static let refreshSeconds = 2
+
     static let configuration = CommandConfiguration(
         abstract: "List, add or expire the shop's discount codes.",
         discussion: """
-            A running server takes a code added or expired here within 2 seconds (it reads the \
-            codes again every 2 seconds); a change made at /admin/codes reaches every cart at once.
+            A running server takes a code added or expired here within \(refreshSeconds) seconds (it reads \
+            the codes again that often); a change made at /admin/codes reaches every cart at once.
             """,
         subcommands: [List.self, Add.self, Expire.self],
         defaultSubcommand: List.self)
@@ -81,7 +85,7 @@ struct Codes: AsyncParsableCommand {
         func run() async throws {
             do {
                 _ = try await shop.withAdmin { admin in try await admin.expireDiscountCode(code) }
-                print("\(code) no longer works; running servers stop taking it within 2 seconds.")
+                print("\(code) no longer works; running servers stop taking it within \(Codes.refreshSeconds) seconds.")
             } catch let refusal as DiscountCodeRefusal {
                 throw refuse(refusal.description)
             }

@@ -298,7 +298,7 @@ struct Serve: AsyncParsableCommand {
         )
         // A code another process adds or expires (`luthier codes`, another instance) reaches every
         // cart within this.
-        configuration.codesRefreshInterval = .seconds(2)
+        configuration.codesRefreshInterval = .seconds(Codes.refreshSeconds)
         configuration.scarceWoods = ScarceWoodRule(
             scarceAt: scarceWoodStock, perOrder: scarceWoodPerOrder, perCustomer: scarceWoodPerCustomerPerDay,
             window: .seconds(86_400))

@@ -13,12 +13,16 @@ import Testing
 /// be that change alone, drawn on the state from before the refusal.
 @Suite("A refused change never happens")
 struct RefusedChangeTests {
-    /// Opens the session's stream and reads past its retry hint and first patch.
-    static func openStream(_ app: TestApp, cookie: String) async throws -> EventStreamClient {
+    /// A new session whose guitar `form` has chosen, stored, with its stream open past its retry
+    /// hint and first patch.
+    static func sessionWithStream(_ app: TestApp, choosing form: String) async throws -> (String, EventStreamClient) {
+        let cookie = try await app.newSession()
+        let chosen = try await app.scriptPost(form: form, cookie: cookie)
+        try #require(chosen.status == 204, "\(chosen)")
         let stream = try await app.openEventStream(cookie: cookie)
         _ = try await stream.nextEvent()
         _ = try await stream.nextPatch()
-        return stream
+        return (cookie, stream)
     }
 
     /// Runs `body` on the real workshop (`TestShop`), with sessions stored in `sessions`.
@@ -38,9 +42,7 @@ struct RefusedChangeTests {
     func builderChange() async throws {
         let sessions = MemorySessionStore()
         try await TestApp.run(environment: { .webTest(clock: $0, sessions: sessions) }) { app in
-            let cookie = try await app.newSession()
-            #expect(try await app.scriptPost(form: "body=koa", cookie: cookie).status == 204)
-            let stream = try await Self.openStream(app, cookie: cookie)
+            let (cookie, stream) = try await Self.sessionWithStream(app, choosing: "body=koa")
 
             sessions.fail()
             let refused = try await app.scriptPost(form: "color=dusk", cookie: cookie)
@@ -69,9 +71,7 @@ struct RefusedChangeTests {
         let sessions = MemorySessionStore()
         let analytics = MemoryAnalytics()
         try await TestApp.run(environment: { .webTest(clock: $0, sessions: sessions, analytics: analytics) }) { app in
-            let cookie = try await app.newSession()
-            #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
-            let stream = try await Self.openStream(app, cookie: cookie)
+            let (cookie, stream) = try await Self.sessionWithStream(app, choosing: "shape=longV")
 
             sessions.fail()
             let refused = try await app.scriptPost("/cart/items", form: "", cookie: cookie)
@@ -102,9 +102,7 @@ struct RefusedChangeTests {
     func checkout() async throws {
         let sessions = MemorySessionStore()
         try await Self.runWithWorkshop(sessions: sessions) { app in
-            let cookie = try await app.newSession()
-            #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
-            let stream = try await Self.openStream(app, cookie: cookie)
+            let (cookie, stream) = try await Self.sessionWithStream(app, choosing: "shape=longV")
 
             sessions.fail()
             let refused = try await app.scriptPost("/checkout", form: "", cookie: cookie)
