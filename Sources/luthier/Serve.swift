@@ -131,6 +131,7 @@ struct Serve: AsyncParsableCommand {
     var trustProxy = false
 
     @Option(
+        name: .customLong("client-ipv6-prefix"),
         help:
             "How many leading bits of an IPv6 address are one client for the per-client limits (1–128): a host holds a whole /64 and can use a new address in it for every request."
     )
