@@ -4,7 +4,7 @@ import LuthierDomain
 import PostgresNIO
 
 /// The workshop's records on PostgreSQL: the same tables and rules as `WorkshopStore` (SQLite),
-/// for a shop that runs as several instances on one database (see the README's "Scaling out").
+/// for a shop that runs as several instances on one database (see docs/operating.md, "Scaling out").
 ///
 /// Like the SQLite store it only reads and writes: what an order needs, whether stock covers it,
 /// the estimate, order numbers and keys, and the stage step are `LuthierDomain`'s. Every write that

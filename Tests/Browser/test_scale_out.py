@@ -31,7 +31,7 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").e
 pytestmark = pytest.mark.skipif(
     not POSTGRES_SERVER or not NGINX, reason="needs LUTHIER_TEST_POSTGRES_URL and nginx")
 
-# The README's upstream ("Scaling out"), without ip_hash: plain round robin.
+# The upstream of docs/operating.md ("Scaling out"), without ip_hash: plain round robin.
 NGINX_CONF = """
 daemon off;
 worker_processes 1;

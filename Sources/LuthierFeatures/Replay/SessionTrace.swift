@@ -4,7 +4,7 @@ import LuthierDomain
 /// A session's trace: the actions its stores applied while it was recorded, each with the states
 /// before and after it, as `GET /inspect/trace` writes it and `luthier replay` reads it.
 ///
-/// JSON, documented in the README ("The trace format"). It names no session and holds no key:
+/// JSON, documented in docs/architecture.md ("The trace format"). It names no session and holds no key:
 /// orders are redacted (`Order.redacted`), and the only discount codes it carries are those the
 /// customer typed, which the replay needs to answer them the same way.
 public struct SessionTrace: Sendable, Codable {

@@ -505,7 +505,7 @@ final class FuzzRecorder: Sendable {
         return problems
     }
 
-    /// The statistics, for the test's output (and the README's reliability table).
+    /// The statistics, for the test's output (and docs/reliability.md's table).
     func report(seed: UInt64, fuzzDuration: Duration, sessions: Int, stored: Int, orders: Int) {
         let state = state.withLock { $0 }
         let seconds = Double(fuzzDuration.components.seconds) + Double(fuzzDuration.components.attoseconds) / 1e18

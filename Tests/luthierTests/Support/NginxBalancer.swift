@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Debian's nginx on a free loopback port in front of luthier instances, with the README's
+/// Debian's nginx on a free loopback port in front of luthier instances, with docs/operating.md's
 /// upstream ("Scaling out"): plain round robin, no sticky sessions. It is stopped by ``stop()``
 /// and by its deinitializer, so a failed test leaves no nginx behind.
 final class NginxBalancer {

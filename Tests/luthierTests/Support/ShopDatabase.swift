@@ -31,7 +31,7 @@ struct ShopDatabase {
         var lines: [Line]
     }
 
-    /// The stock a new database is seeded with (README, "The workshop and its database").
+    /// The stock a new database is seeded with (docs/operating.md, "The workshop and its database").
     static let seededStock: [Wood: Int] = [
         Wood(kind: "body", wood: "mahogany"): 40,
         Wood(kind: "body", wood: "swampAsh"): 25,
