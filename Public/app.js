@@ -302,9 +302,9 @@
     });
   });
 
-  // Every tab of this browser shares one connection per stream through a shared worker (six
-  // tabs each holding a stream would leave no connection for a click's post); where there is no
-  // SharedWorker, the page holds its own stream as above.
+  // Every tab of this browser shares one connection for all its streams through a shared worker
+  // (`/streams`: a stream per tab would leave no connection for a click's post past six); where
+  // there is no SharedWorker, the page holds its own stream as above.
   var renderedVersion = lastEventID;
   // Ids are a store's epoch (upper 32 bits) and its version: only ids of one epoch compare. An id of
   // another epoch (a restarted server, a restored session) is the server's truth now, so newer.

@@ -134,3 +134,86 @@ def test_a_checkout_moves_only_the_builder_tabs_and_tells_the_others(driver, bas
         lambda d: (notice(d) or "").startswith("The checkout in another tab has ended"))
     assert path(driver) == "/cart"
     assert notice_link(driver) == "/"
+
+
+PLACE_ORDER = """
+const done = arguments[arguments.length - 1];
+const post = (url) => fetch(url, {
+  method: 'POST', credentials: 'same-origin', body: '',
+  headers: {'X-Requested-With': 'fetch', 'Content-Type': 'application/x-www-form-urlencoded'}});
+(async () => {
+  for (const url of ['/checkout', '/checkout/order']) {
+    const answer = await post(url);
+    if (!answer.ok) return done('refused ' + url + ': ' + answer.status + ' ' + await answer.text());
+  }
+  const page = await (await fetch('/checkout', {credentials: 'same-origin'})).text();
+  const link = page.match(/id="order-link" href="([^"]+)"/);
+  await post('/checkout/leave');
+  done(link ? link[1] : 'no order link on the checkout page');
+})();
+"""
+
+
+def place_order(driver) -> str:
+    """Checks out and orders the session's guitar with the posts the shop's pages send (from the
+    page open in `driver`); returns the order's link."""
+    link = driver.execute_async_script(PLACE_ORDER)
+    assert link.startswith("/orders/"), link
+    return link
+
+
+def inspector_lanes(driver) -> str:
+    return driver.execute_script(
+        "var l = document.getElementById('inspector-lanes'); return l ? l.innerHTML : ''")
+
+
+def test_nine_distinct_streams_share_one_connection_every_tab_loads_and_every_click_is_answered(
+        driver, base_url):
+    """A builder, a kiosk, four inspector views and three order pages are nine distinct streams.
+    With a connection per stream the browser ran out at six: the seventh tab never loaded and a
+    click's post waited for ever. On one bundle every tab loads, follows live, and every click is
+    answered."""
+    driver.set_script_timeout(WAIT)
+    driver.get(base_url + "/cart")
+    wait_live(driver)
+    links = [place_order(driver) for _ in range(3)]
+    assert len(set(links)) == 3
+    pages = ["/", "/kiosk", "/inspect?window=10", "/inspect?window=60", "/inspect?window=300",
+             "/inspect?window=60&lane=tab", *links]
+    tabs = {"/cart": driver.current_window_handle}
+    for page in pages:
+        driver.switch_to.new_window("tab")
+        driver.get(base_url + page)
+        wait_live(driver)
+        tabs[page] = driver.current_window_handle
+    inspectors = [page for page in pages if page.startswith("/inspect")]
+    orders = [page for page in pages if page.startswith("/orders/")]
+    for page in orders:
+        driver.switch_to.window(tabs[page])
+        assert driver.find_element(By.ID, "order-stages").text.strip()
+    before = {}
+    for page in inspectors:
+        driver.switch_to.window(tabs[page])
+        WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: "<svg" in inspector_lanes(d))
+        before[page] = inspector_lanes(driver)
+
+    # Clicks in the builder: each post answered, shown live in the builder; the cart tab's badge
+    # follows the "Add to cart"; every inspector draws what the clicks moved.
+    driver.switch_to.window(tabs["/"])
+    guitar = dict(DEFAULT)
+    for field, value in [("color", "sky"), ("body", "koa"), ("shape", "longV")]:
+        click_label(driver, field, value)
+        guitar[field] = value
+        wait_for_guitar(driver, guitar)
+    driver.find_element(By.CSS_SELECTOR, "#add-to-cart-form button[type=submit]").click()
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: badge(d) == "1")
+    driver.switch_to.window(tabs["/cart"])
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: badge(d) == "1")
+    for page in inspectors:
+        driver.switch_to.window(tabs[page])
+        WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+            lambda d: inspector_lanes(d) != before[page])
+    # Every tab is still live, on the one shared connection.
+    for page, handle in tabs.items():
+        driver.switch_to.window(handle)
+        wait_live(driver)

@@ -42,8 +42,9 @@ struct EventStreamChannelHandlerHTTP1Tests {
         func answerTheStream(pipelined: String = "") throws {
             try channel.writeInbound(ByteBuffer(string: "GET /events HTTP/1.1\r\nHost: t\r\n\r\n" + pipelined))
             handler.prepare(
-                EventStreamConnection(
-                    fragments: fragments, hub: hub, reconnectDelayMilliseconds: 2_000, compressed: false))
+                EventStreamBundle(
+                    EventStreamConnection(
+                        fragments: fragments, hub: hub, reconnectDelayMilliseconds: 2_000, compressed: false)))
             try channel.writeOutbound(HTTPResponsePart.head(EventStreamChannelHandlerTests.Fixture.streamHead))
             try channel.writeOutbound(HTTPResponsePart.end(nil))
         }

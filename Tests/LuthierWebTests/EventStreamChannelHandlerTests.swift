@@ -65,7 +65,7 @@ struct EventStreamChannelHandlerTests {
         ) throws {
             try channel.writeInbound(HTTPRequestPart.head(request))
             try channel.writeInbound(HTTPRequestPart.end(nil))
-            handler.prepare(connection)
+            handler.prepare(EventStreamBundle(connection))
             try channel.writeOutbound(HTTPResponsePart.head(head))
             try channel.writeOutbound(HTTPResponsePart.end(nil))
         }

@@ -22,13 +22,12 @@ import Testing
         let connection = EventStreamConnection(fragments: fragments, hub: hub, reconnectDelayMilliseconds: 0)
         var encoder = EventStreamEncoder(compressed: false)
         var events: [ByteBuffer] = []
-        var heartbeat = hub.heartbeat
-        var sent = connection.opening(encoder: &encoder, into: &events)
+        var sent = connection.opening(tag: nil, encoder: &encoder, into: &events)
 
         stopwatch.advance(by: .milliseconds(10))
         fragments.publish([Fragment(target: "a", html: "1")])
         stopwatch.advance(by: .milliseconds(2))
-        sent = connection.catchingUp(from: sent, heartbeat: &heartbeat, encoder: &encoder, lane: "t", into: &events)
+        sent = connection.catchingUp(from: sent, tag: nil, encoder: &encoder, lane: "t", into: &events)
         #expect(latencies.withLock { $0 } == [.milliseconds(2)])
         #expect(hub.conflatedPatches == 0)
 
@@ -37,13 +36,13 @@ import Testing
         stopwatch.advance(by: .milliseconds(1))
         fragments.publish([Fragment(target: "a", html: "3")])
         stopwatch.advance(by: .milliseconds(3))
-        sent = connection.catchingUp(from: sent, heartbeat: &heartbeat, encoder: &encoder, lane: "t", into: &events)
+        sent = connection.catchingUp(from: sent, tag: nil, encoder: &encoder, lane: "t", into: &events)
         #expect(latencies.withLock { $0 } == [.milliseconds(2), .milliseconds(3)])
         #expect(hub.conflatedPatches == 1)
         #expect(sent == fragments.version)
 
         // Nothing new: nothing timed.
-        _ = connection.catchingUp(from: sent, heartbeat: &heartbeat, encoder: &encoder, lane: "t", into: &events)
+        _ = connection.catchingUp(from: sent, tag: nil, encoder: &encoder, lane: "t", into: &events)
         #expect(latencies.withLock { $0 }.count == 2)
     }
 
@@ -56,10 +55,9 @@ import Testing
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: 0, kind: .kiosk)
         var encoder = EventStreamEncoder(compressed: false)
         var events: [ByteBuffer] = []
-        var heartbeat = hub.heartbeat
-        let sent = connection.opening(encoder: &encoder, into: &events)
+        let sent = connection.opening(tag: nil, encoder: &encoder, into: &events)
         fragments.publish([Fragment(target: "a", html: "1")])
-        _ = connection.catchingUp(from: sent, heartbeat: &heartbeat, encoder: &encoder, lane: "t", into: &events)
+        _ = connection.catchingUp(from: sent, tag: nil, encoder: &encoder, lane: "t", into: &events)
         #expect(latencies.withLock { $0 } == 0)
     }
 }

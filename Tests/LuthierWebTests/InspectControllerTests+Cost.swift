@@ -17,16 +17,23 @@ extension InspectControllerTests {
                 #expect(inspector.head.status.code == 200)
                 open.append(inspector)
             }
+            let perSession = app.configuration.maxInspectorsPerSession
+            let perClient = app.configuration.maxInspectorsPerClient
             let third = try await app.get("/inspect/events?window=300", cookie: cookie)
             #expect(third.status == 429, "\(third)")
-            #expect(third.text.contains("This browser has 2 stream inspectors open, the most allowed"), "\(third.text)")
+            #expect(
+                third.text.contains("This browser has \(perSession) stream inspectors open, the most allowed"),
+                "\(third.text)")
             #expect(third.header("Retry-After") == "30")
-            // Another session on the same address: two more, then the address is at its cap.
+            // Another session on the same address: the rest of the address's, then it is at its cap.
             let other = try await app.newSession()
-            for _ in 0..<2 { open.append(try await app.openEventStream("/inspect/events?window=300", cookie: other)) }
+            for _ in perSession..<perClient {
+                open.append(try await app.openEventStream("/inspect/events?window=300", cookie: other))
+            }
             let fifth = try await app.get("/inspect/events?window=300", cookie: try await app.newSession())
             #expect(fifth.status == 429, "\(fifth)")
-            #expect(fifth.text.contains("This network address has 4 stream inspectors open"), "\(fifth.text)")
+            #expect(
+                fifth.text.contains("This network address has \(perClient) stream inspectors open"), "\(fifth.text)")
             // A customer's own page stream is not an inspector: it still opens.
             let tab = try await app.openEventStream(cookie: other)
             #expect(tab.head.status.code == 200)

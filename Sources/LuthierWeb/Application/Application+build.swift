@@ -354,6 +354,11 @@ public func buildRouter(
     recording.addRoutes(codes.endpoints)
     recording.addRoutes(kiosk.endpoints)
     recording.addRoutes(inspect.endpoints)
+    recording.addRoutes(
+        StreamsController(
+            build: build, kiosk: kiosk, orders: orders, inspect: inspect, hub: services.hub,
+            reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+        ).endpoints)
     let metrics = MetricsController(metrics: services.metrics, admin: admin) { [services] in
         let sessions = services.registry.counted
         var unavailable = services.hub.refusalsByCause

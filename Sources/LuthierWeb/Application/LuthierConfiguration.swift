@@ -80,9 +80,10 @@ public struct LuthierConfiguration: Sendable {
     /// together: recording, which any visitor can turn on, has a bound in memory.
     public var sessionTraceBytes = 64 * 1_024
     public var traceBytesInAll = 32 * 1_024 * 1_024
-    /// Stream inspectors one session, and one client address, may hold open at once.
-    public var maxInspectorsPerSession = 2
-    public var maxInspectorsPerClient = 4
+    /// Stream inspectors one session, and one client address, may hold open at once: four views
+    /// of one's own streams side by side, and two browsers' worth on one address.
+    public var maxInspectorsPerSession = 4
+    public var maxInspectorsPerClient = 8
     /// How much of a scarce wood one order, session and client may take.
     public var scarceWoods: ScarceWoodRule = .standard
     /// Orders one session, and one client address, may place over time (429 past it).

@@ -52,20 +52,29 @@ struct BuildController: Sendable {
 
     /// `GET /events`: the session's event stream.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        try await EventStreamResponse.make(eventStream(request, context: context), for: request, on: context.channel)
+    }
+
+    /// The session's event stream, for `GET /events` and for a bundle (`GET /streams`) that
+    /// follows it beside `alongside`.
+    func eventStream(
+        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+    ) async throws -> EventStreamConnection {
         // A stream is a session's first act: an issued id gets its session now.
         guard let session = try await context.session.existing(adopting: true) else {
             throw UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount) { throw refusal }
-        let connection = EventStreamConnection(
+        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount, alongside: alongside) {
+            throw refusal
+        }
+        return EventStreamConnection(
             session: session,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             start: .of(request, in: session.fragments),
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
-        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 }
 

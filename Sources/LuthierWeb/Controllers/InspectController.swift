@@ -81,6 +81,14 @@ struct InspectController: Sendable {
     /// `GET /inspect/events[?window=…][&lane=…]`: the session's diagram redrawn as its streams move;
     /// the session records while it is open.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        try await EventStreamResponse.make(eventStream(request, context: context), for: request, on: context.channel)
+    }
+
+    /// The session's inspector stream, for `GET /inspect/events` and for a bundle (`GET /streams`)
+    /// that follows it beside `alongside`.
+    func eventStream(
+        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+    ) async throws -> EventStreamConnection {
         let view = try View(of: request, base: "/inspect")
         guard let session = try await context.session.existing(adopting: true), let recorder = session.shop.taps
         else {
@@ -89,12 +97,12 @@ struct InspectController: Sendable {
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
         if let refusal = hub.refusal(
             kind: .inspector, client: client, sessionStreams: session.openStreamCount,
-            sessionInspectors: session.openInspectorCount)
+            sessionInspectors: session.openInspectorCount, alongside: alongside)
         {
             throw refusal
         }
-        return try await stream(
-            recorder, view, request: request, context: context, client: client,
+        return stream(
+            recorder, view, request: request, client: client,
             opened: { session.streamOpened(inspector: true) }, closed: { session.streamClosed(inspector: true) })
     }
 
@@ -115,21 +123,33 @@ struct InspectController: Sendable {
     /// `GET /admin/inspect/events`, for the admin: the shop's diagram, live.
     @Sendable func shopEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
+        return try await EventStreamResponse.make(
+            shopEventStream(request, context: context), for: request, on: context.channel)
+    }
+
+    /// The shop's inspector stream, for `GET /admin/inspect/events` once the admin is known, and
+    /// for a bundle (`GET /admin/streams`) that follows it beside `alongside`.
+    func shopEventStream(
+        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+    ) throws -> EventStreamConnection {
+        guard try admin.refusal(request, context: context) == nil else {
+            throw UserFacingError(.forbidden, "The shop's inspector is the admin's: sign in at /admin/sign-in first.")
+        }
         let view = try View(of: request, base: "/admin/inspect")
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(kind: .inspector, client: client) { throw refusal }
-        return try await stream(recorder, view, request: request, context: context, client: client, counts: shopCounts)
+        if let refusal = hub.refusal(kind: .inspector, client: client, alongside: alongside) { throw refusal }
+        return stream(recorder, view, request: request, client: client, counts: shopCounts)
     }
 
     /// The diagram of `recorder`, drawn again while any stream follows it whenever it moved (the
     /// inspector's `Timer.publish`, filtered): one diagram per session and view, however many
     /// streams follow it (`InspectorFeeds`). The recorder records while any is open.
     private func stream(
-        _ recorder: TapRecorder, _ view: View, request: Request, context: LuthierRequestContext, client: String,
+        _ recorder: TapRecorder, _ view: View, request: Request, client: String,
         counts: (@Sendable () -> String)? = nil,
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
-    ) async throws -> Response {
+    ) -> EventStreamConnection {
         let stopWatching = recorder.watch()
         let key = InspectorFeeds.Key(recorder: ObjectIdentifier(recorder), window: view.window, lane: view.lane)
         let fragments = feeds.follow(key, initial: { [fragment(diagram(of: recorder, view))] }) { fragments in
@@ -139,7 +159,7 @@ struct InspectController: Sendable {
             stopWatching()
             feeds.leave(key)
         }
-        let connection = EventStreamConnection(
+        return EventStreamConnection(
             fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds, start: .fresh,
             kind: .inspector, client: client,
             compressed: ResponseFactory.acceptsGzip(request),
@@ -149,7 +169,6 @@ struct InspectController: Sendable {
                 stop()
             },
             unused: stop)
-        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 
     /// Draws `recorder`'s diagram into `fragments` whenever it moved, until cancelled: every

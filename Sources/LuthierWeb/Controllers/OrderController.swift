@@ -30,9 +30,17 @@ struct OrderController: Sendable {
 
     /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.
     @Sendable func orderEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        try await EventStreamResponse.make(eventStream(request, context: context), for: request, on: context.channel)
+    }
+
+    /// The stream of the order the context's `number` names, for `GET /orders/{number}/events`
+    /// and for a bundle (`GET /streams`) that follows it beside `alongside`.
+    func eventStream(
+        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+    ) async throws -> EventStreamConnection {
         let order = try await authorizedOrder(request, context: context).order
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client) { throw refusal }
+        if let refusal = hub.refusal(kind: .order, client: client, alongside: alongside) { throw refusal }
         let render = renderer
         func stages(_ order: Order) -> Fragment {
             Fragment(
@@ -53,7 +61,7 @@ struct OrderController: Sendable {
             publishing.cancel()
             fragments.finish()
         }
-        let connection = EventStreamConnection(
+        return EventStreamConnection(
             fragments: fragments,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds,
@@ -63,7 +71,6 @@ struct OrderController: Sendable {
             client: client, compressed: ResponseFactory.acceptsGzip(request),
             closed: stop, unused: stop
         )
-        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 
     /// An order and who asked for it, once they may see it.

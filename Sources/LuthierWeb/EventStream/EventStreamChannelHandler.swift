@@ -11,11 +11,11 @@ import Synchronization
 /// Answered by Hummingbird's responder, a stream kept its connection's task suspended for the
 /// stream's whole life, and with it the async frames of the router and every middleware: in a heap
 /// profile of a thousand kiosk streams, 26 KiB per stream out of 37. Here the route hands its
-/// ``EventStreamConnection`` to this handler (``handOver(_:on:)``) and answers with the head
+/// ``EventStreamBundle`` (one stream, or a browser's several) to this handler (``handOver(_:on:)``) and answers with the head
 /// alone. When that answer's end passes by on its way out, the handler holds the end back and
 /// takes the connection over:
 ///
-/// - it registers a ``StreamWaker`` with the stream's store and the hub: a wake raises a flag
+/// - it registers a ``StreamWaker`` with each followed store and the hub: a wake raises a flag
 ///   and, if the flag was down, schedules one catch-up on the event loop, which sends whatever the
 ///   page does not have yet (conflated: however many changes came, at most one patch);
 /// - it tells Hummingbird's side of the connection that the requests have ended, with an error
@@ -48,14 +48,13 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         var description: String { "the connection has no EventStreamChannelHandler to send an event stream" }
     }
 
-    private struct Stream {
+    /// One followed stream of the connection (one, or a bundle's several).
+    private struct Part {
         let connection: EventStreamConnection
-        let signal: WakeSignal
-        var encoder: EventStreamEncoder
+        /// The number its events are tagged with in a bundle.
+        let tag: Int?
         /// The version the page has.
         var sent: Int
-        /// The hub's heartbeat when this stream last looked.
-        var heartbeat: Int
         let storeWaker: Int
         /// Its number in the hub (and in the log).
         let hubID: Int
@@ -63,11 +62,22 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         let lane: String
     }
 
+    private struct Stream {
+        let bundle: EventStreamBundle
+        var parts: [Part]
+        /// Raised by any part's store, and by the hub's heartbeat: one catch-up looks at them all.
+        let signal: WakeSignal
+        /// One encoder for the connection: a bundle's parts share its gzip stream.
+        var encoder: EventStreamEncoder
+        /// The hub's heartbeat when this connection last looked.
+        var heartbeat: Int
+    }
+
     private enum State {
         /// Ordinary requests pass both ways.
         case idle
         /// A route has handed over a stream; its answer's head and end are on their way out.
-        case prepared(EventStreamConnection)
+        case prepared(EventStreamBundle)
         /// The stream is this handler's; Hummingbird's side is ending or gone.
         case streaming(Stream)
         /// The stream has ended; the connection is closing.
@@ -97,19 +107,19 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         wire = nil
     }
 
-    /// Gives `connection` to the handler of `channel`, to be sent once the route's answer (a
-    /// `200` with the stream's headers and no body) has gone out.
-    static func handOver(_ connection: EventStreamConnection, on channel: any Channel) async throws {
+    /// Gives `bundle` to the handler of `channel`, to be sent once the route's answer (a `200`
+    /// with the stream's headers and no body) has gone out.
+    static func handOver(_ bundle: EventStreamBundle, on channel: any Channel) async throws {
         try await channel.eventLoop.submit {
             let handler = try? channel.pipeline.syncOperations.handler(type: EventStreamChannelHandler.self)
             guard let handler else { throw Missing() }
-            handler.prepare(connection)
+            handler.prepare(bundle)
         }.get()
     }
 
-    func prepare(_ connection: EventStreamConnection) {
+    func prepare(_ bundle: EventStreamBundle) {
         guard case .idle = state else { return }
-        state = .prepared(connection)
+        state = .prepared(bundle)
     }
 
     // MARK: Inbound
@@ -160,16 +170,16 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         switch state {
         case .idle:
             context.write(data, promise: promise)
-        case .prepared(let connection):
+        case .prepared(let bundle):
             switch unwrapOutboundIn(data) {
             case .head(var head):
                 guard head.status == .ok, head.headerFields[.contentType]?.hasPrefix("text/event-stream") == true,
-                    !connection.fragments.isFinished
+                    !bundle.isOver
                 else {
                     // Not the stream's answer after all (an error replaced it), or a stream of a
                     // store that has ended (its session is gone): an empty answer, as it is.
                     state = .idle
-                    connection.unused()
+                    bundle.unused()
                     context.write(data, promise: promise)
                     return
                 }
@@ -180,11 +190,11 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
             case .body:
                 context.write(data, promise: promise)
             case .end:
-                if begin(connection, context: context) {
+                if begin(bundle, context: context) {
                     promise?.succeed(())
                 } else {
                     state = .idle
-                    connection.unused()
+                    bundle.unused()
                     context.write(data, promise: promise)
                 }
             }
@@ -214,50 +224,84 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
 
     // MARK: The stream
 
-    /// Takes the connection over for `connection`: false (and nothing taken) when its store has
-    /// already finished, so the empty answer goes out as it is.
-    private func begin(_ connection: EventStreamConnection, context: ChannelHandlerContext) -> Bool {
+    /// Takes the connection over for `bundle`: false (and nothing taken) when its single stream's
+    /// store has already finished, so the empty answer goes out as it is. A bundle's part whose
+    /// store has finished is said to be gone (`410`), and the others are sent.
+    private func begin(_ bundle: EventStreamBundle, context: ChannelHandlerContext) -> Bool {
         let signal = WakeSignal()
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
         let waker = StreamWaker(
             wake: { if signal.raise() { loop.execute { handler.value.catchUp() } } },
             finish: { loop.execute { handler.value.end(.storeFinished) } })
-        guard let storeWaker = connection.fragments.addWaker(waker) else { return false }
-        let hub = connection.hub
-        let hubID = hub.register(waker, kind: connection.kind, client: connection.client)
-        // Counted until its connection has closed, not only until its last event: the hub's counts
-        // (its caps, and the drain a graceful shutdown waits for) hold every connection in use.
-        context.channel.closeFuture.whenComplete { _ in hub.unregister(hubID) }
-        let lane = "\(hubID).patch"
-        connection.tap?.record(lane, .subscription)
-        connection.opened()
-        var encoder = EventStreamEncoder(compressed: connection.compressed)
-        let heartbeat = hub.heartbeat
+        let hub = bundle.hub
+        var encoder = EventStreamEncoder(compressed: bundle.compressed)
         var events: [ByteBuffer] = []
-        let sent = connection.opening(encoder: &encoder, into: &events)
+        var gone: [EventStreamBundle.Refusal] = []
+        var parts: [Part] = []
+        for part in bundle.parts {
+            let connection = part.connection
+            guard let storeWaker = connection.fragments.addWaker(waker) else {
+                guard let tag = part.tag else { return false }
+                connection.unused()
+                gone.append(
+                    .init(tag: tag, error: UserFacingError(.gone, "This stream has ended; load its page again.")))
+                continue
+            }
+            let hubID = hub.register(waker, kind: connection.kind, client: connection.client)
+            // Counted until its connection has closed, not only until its last event: the hub's
+            // counts (its caps, and the drain a graceful shutdown waits for) hold every connection
+            // in use.
+            context.channel.closeFuture.whenComplete { _ in hub.unregister(hubID) }
+            let lane = "\(hubID).patch"
+            connection.tap?.record(lane, .subscription)
+            connection.opened()
+            parts.append(
+                Part(connection: connection, tag: part.tag, sent: 0, storeWaker: storeWaker, hubID: hubID, lane: lane))
+        }
+        if let id = bundle.id {
+            let channel = context.channel
+            hub.registerBundle(id) {
+                loop.execute { handler.value.end(.replaced) }
+                return channel.closeFuture
+            }
+            channel.closeFuture.whenComplete { _ in hub.unregisterBundle(id) }
+        }
+        bundle.opening(encoder: &encoder, into: &events)
+        for refusal in gone { events.append(encoder.encode(bundle.refused(refusal.tag, refusal.error))) }
+        for index in parts.indices {
+            parts[index].sent = parts[index].connection.opening(tag: parts[index].tag, encoder: &encoder, into: &events)
+        }
         state = .streaming(
-            Stream(
-                connection: connection, signal: signal, encoder: encoder, sent: sent, heartbeat: heartbeat,
-                storeWaker: storeWaker, hubID: hubID, lane: lane))
+            Stream(bundle: bundle, parts: parts, signal: signal, encoder: encoder, heartbeat: hub.heartbeat))
         routerCloseToCome = !requestAskedToClose
         wire = Self.trimmingHTTP(from: context.pipeline)
         write(events, context: context)
         // After the answer's end, Hummingbird's side reads on for the next request: this ends
         // its reading (and its task) instead.
         context.fireErrorCaught(HandedOver())
+        // A bundle none of whose streams could be opened has said why; it ends there.
+        if parts.isEmpty { end(.storeFinished) }
         return true
     }
 
-    /// Sends what the page does not have yet, if the reader is taking its bytes.
+    /// Sends what the page does not have yet, if the reader is taking its bytes, and a heartbeat
+    /// when one is due and there was nothing else to send.
     private func catchUp() {
         guard case .streaming(var stream) = state, let context else { return }
         stream.signal.lower()
         guard context.channel.isWritable else { return }
         var events: [ByteBuffer] = []
-        stream.sent = stream.connection.catchingUp(
-            from: stream.sent, heartbeat: &stream.heartbeat, encoder: &stream.encoder, lane: stream.lane,
-            into: &events)
+        for index in stream.parts.indices {
+            let part = stream.parts[index]
+            stream.parts[index].sent = part.connection.catchingUp(
+                from: part.sent, tag: part.tag, encoder: &stream.encoder, lane: part.lane, into: &events)
+        }
+        let beat = stream.bundle.hub.heartbeat
+        if beat != stream.heartbeat {
+            stream.heartbeat = beat
+            if events.isEmpty { events.append(stream.encoder.encode(ServerSentEvent.heartbeat)) }
+        }
         state = .streaming(stream)
         write(events, context: context)
     }
@@ -266,7 +310,7 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
     private func end(_ reason: EventStreamHub.EndReason) {
         guard case .streaming(var stream) = state, let context else { return }
         var events: [ByteBuffer] = []
-        stream.connection.ending(stopping: reason == .serverStopping, encoder: &stream.encoder, into: &events)
+        stream.bundle.ending(stopping: reason == .serverStopping, encoder: &stream.encoder, into: &events)
         release(reason)
         write(events, context: context, flushing: false)
         let channel = context.channel
@@ -285,22 +329,24 @@ final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableChannelHan
         }
     }
 
-    /// Lets go of the stream's store and its session, once, whatever ended it (its place in the
-    /// hub goes when its connection has closed).
+    /// Lets go of the streams' stores and sessions, once, whatever ended it (their places in the
+    /// hub go when the connection has closed).
     private func release(_ reason: EventStreamHub.EndReason) {
         guard case .streaming(let stream) = state else {
-            if case .prepared(let connection) = state {
+            if case .prepared(let bundle) = state {
                 state = .ended
-                connection.unused()
+                bundle.unused()
             }
             return
         }
         state = .ended
-        let connection = stream.connection
-        connection.fragments.removeWaker(stream.storeWaker)
-        connection.tap?.record(stream.lane, reason.isCompletion ? .completion : .cancellation)
-        connection.hub.ended(stream.hubID, reason: reason)
-        connection.closed()
+        for part in stream.parts {
+            let connection = part.connection
+            connection.fragments.removeWaker(part.storeWaker)
+            connection.tap?.record(part.lane, reason.isCompletion ? .completion : .cancellation)
+            connection.hub.ended(part.hubID, reason: reason)
+            connection.closed()
+        }
     }
 
     private func write(_ events: [ByteBuffer], context: ChannelHandlerContext, flushing: Bool = true) {

@@ -88,13 +88,14 @@ struct EventStreamConnection: Sendable {
         self.unused = unused
     }
 
-    /// What a stream sends first: the reconnect delay, then what the page does not have yet
-    /// (everything, or what changed since its version) with the current version as the event's
-    /// id, and where its pages should be if that changed. Returns the version it brings the page to.
+    /// What a stream sends first: what the page does not have yet (everything, or what changed
+    /// since its version) with the current version as the event's id, and where its pages should
+    /// be if that changed, each event tagged when the stream is one of a bundle's. Returns the
+    /// version it brings the page to.
     ///
     /// The opening's buffers (the whole page's fragments, tens of kilobytes) are handed to the
     /// channel and not kept by the stream.
-    func opening(encoder: inout EventStreamEncoder, into events: inout [ByteBuffer]) -> Int {
+    func opening(tag: Int?, encoder: inout EventStreamEncoder, into events: inout [ByteBuffer]) -> Int {
         let since: Int
         var navigate: String?
         switch start {
@@ -105,54 +106,38 @@ struct EventStreamConnection: Sendable {
             navigate = fragments.navigation
         }
         let initial = fragments.patch(since: since)
-        if let opening = encoder.opening() { events.append(opening) }
-        events.append(encoder.encode(ServerSentEvent.retry(milliseconds: reconnectDelayMilliseconds)))
+        let tagLine = tag.map(ServerSentEvent.tag) ?? ""
         if let patch = initial.patch {
+            if !tagLine.isEmpty { events.append(encoder.encode(tagLine)) }
             events.append(encoder.encode(patch))
         } else {
             // Nothing new: an empty patch still tells the page which version it now shows.
-            events.append(encoder.encode(ServerSentEvent.patch(id: initial.version, fragments: [])))
+            events.append(encoder.encode(tagLine + ServerSentEvent.patch(id: initial.version, fragments: [])))
         }
         if let location = initial.navigate ?? navigate {
-            events.append(encoder.encode(ServerSentEvent.navigate(id: initial.version, location: location)))
+            events.append(encoder.encode(tagLine + ServerSentEvent.navigate(id: initial.version, location: location)))
         }
         return initial.version
     }
 
     /// What a woken stream owes a page that has `sent`: the fragments changed since (at their
-    /// newest, however many changes that spans), a navigation published since, and a heartbeat
-    /// when one is due and there is nothing else to send. Returns the version it brings the page to.
+    /// newest, however many changes that spans) and a navigation published since, each event
+    /// tagged when the stream is one of a bundle's. Returns the version it brings the page to.
     func catchingUp(
-        from sent: Int, heartbeat: inout Int, encoder: inout EventStreamEncoder, lane: String,
-        into events: inout [ByteBuffer]
+        from sent: Int, tag: Int?, encoder: inout EventStreamEncoder, lane: String, into events: inout [ByteBuffer]
     ) -> Int {
         let changes = fragments.patch(since: sent)
-        var text = ""
-        if let location = changes.navigate {
-            text += ServerSentEvent.navigate(id: changes.version, location: location)
-        }
-        let beat = hub.heartbeat
-        if beat != heartbeat {
-            heartbeat = beat
-            if changes.patch == nil && text.isEmpty { text = ServerSentEvent.heartbeat }
-        }
+        let tagLine = tag.map(ServerSentEvent.tag) ?? ""
         if let patch = changes.patch {
             tap?.record(lane, .value, "version \(changes.version), \(patch.bytes.readableBytes) bytes")
+            if !tagLine.isEmpty { events.append(encoder.encode(tagLine)) }
             events.append(encoder.encode(patch))
             if changes.version - sent > 1 { hub.conflated() }
             if kind == .shop, let latency = fragments.sinceNewestPublish() { hub.patchWritten(latency) }
         }
-        if !text.isEmpty { events.append(encoder.encode(text)) }
-        return changes.version
-    }
-
-    /// What ends a stream: on a server's graceful shutdown, the hint of when to reconnect (so that
-    /// a restarted server finds its pages coming back rather than a burst of retries at once),
-    /// then the gzip trailer if the stream is compressed.
-    func ending(stopping: Bool, encoder: inout EventStreamEncoder, into events: inout [ByteBuffer]) {
-        if stopping {
-            events.append(encoder.encode(ServerSentEvent.stopping(retryMilliseconds: reconnectDelayMilliseconds)))
+        if let location = changes.navigate {
+            events.append(encoder.encode(tagLine + ServerSentEvent.navigate(id: changes.version, location: location)))
         }
-        if let closing = encoder.closing() { events.append(closing) }
+        return changes.version
     }
 }

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import Synchronization
 
 /// Every open event stream of the server, across sessions: one heartbeat timer wakes them all
@@ -29,6 +30,21 @@ public final class EventStreamHub: Sendable {
         public var metricLabel: String { self == .shop ? "session" : rawValue }
     }
 
+    /// The streams a bundle (`GET /streams`, several streams on one connection) has admitted
+    /// before the one being asked about: none of them is open yet, so the caps count them here,
+    /// and one connection cannot carry a client past a cap.
+    public struct Alongside: Sendable, Equatable {
+        private(set) var byKind: [Kind: Int] = [:]
+
+        public static let none = Alongside()
+
+        /// Counts one more admitted stream of `kind`.
+        mutating func admit(_ kind: Kind) { byKind[kind, default: 0] += 1 }
+
+        func count(_ kind: Kind) -> Int { byKind[kind] ?? 0 }
+        var total: Int { byKind.values.reduce(0, +) }
+    }
+
     /// Why a stream ended, as its log line says.
     public enum EndReason: String, Sendable {
         case clientLeft = "the client closed it"
@@ -36,6 +52,7 @@ public final class EventStreamHub: Sendable {
         case closedByServer = "the server closed its connection"
         case serverStopping = "the server is stopping"
         case storeFinished = "its session or store ended"
+        case replaced = "its browser follows its streams on a new connection"
 
         /// Whether the stream ran its course (the tap records a completion) rather than being cut.
         var isCompletion: Bool { self == .serverStopping || self == .storeFinished }
@@ -58,6 +75,9 @@ public final class EventStreamHub: Sendable {
         var inspectorsPerClient: [String: Int] = [:]
         /// Streams refused since the start, by the cap that refused them.
         var refusals: [String: Int] = [:]
+        /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
+        /// replaces it.
+        var bundles: [String: @Sendable () -> EventLoopFuture<Void>] = [:]
         /// Those waiting in `untilEveryStreamHasEnded()`, by their number.
         var drainWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextDrainWaiter = 0
@@ -108,12 +128,22 @@ public final class EventStreamHub: Sendable {
     /// Why a new stream may not open now (nil when it may): its budget, its client or the
     /// session's tabs already hold as many streams as allowed. Checked before opening, so a cap
     /// may be passed by the few streams opening at the same instant, never by more.
+    ///
+    /// `alongside` are the streams admitted before this one into the same bundle, not open yet:
+    /// they count as open (a session's own: its page stream and its inspectors).
     func refusal(
-        kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil, sessionInspectors: Int? = nil
+        kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil, sessionInspectors: Int? = nil,
+        alongside: Alongside = .none
     ) -> UserFacingError? {
         let refusal =
-            uncountedRefusal(kind: kind, client: client, sessionStreams: sessionStreams)
-            ?? inspectorRefusal(kind: kind, client: client, sessionInspectors: sessionInspectors)
+            uncountedRefusal(
+                kind: kind, client: client,
+                sessionStreams: sessionStreams.map { $0 + alongside.count(.shop) + alongside.count(.inspector) },
+                alongside: alongside)
+            ?? inspectorRefusal(
+                kind: kind, client: client,
+                sessionInspectors: sessionInspectors.map { $0 + alongside.count(.inspector) },
+                alongside: alongside)
         if let (cause, _) = refusal { state.withLock { $0.refusals[cause, default: 0] += 1 } }
         return refusal?.error
     }
@@ -122,15 +152,17 @@ public final class EventStreamHub: Sendable {
     /// caps), `client-streams` (one address's), `session-streams` (one browser's).
     public var refusalsByCause: [String: Int] { state.withLock { $0.refusals } }
 
-    private func uncountedRefusal(kind: Kind, client: String?, sessionStreams: Int?) -> (
+    private func uncountedRefusal(kind: Kind, client: String?, sessionStreams: Int?, alongside: Alongside) -> (
         cause: String, error: UserFacingError
     )? {
-        let (kindCount, clientCount) = state.withLock { state in
+        let (open, clientOpen) = state.withLock { state in
             (
                 kind == .kiosk ? state.kioskStreams : state.streams.count - state.kioskStreams,
                 client.map { state.perClient[$0] ?? 0 } ?? 0
             )
         }
+        let kindCount = open + (kind == .kiosk ? alongside.count(.kiosk) : alongside.total - alongside.count(.kiosk))
+        let clientCount = clientOpen + alongside.total
         if kindCount >= (kind == .kiosk ? maxKioskStreams : maxStreams) {
             return (
                 kind == .kiosk ? "kiosk-streams" : "streams",
@@ -166,7 +198,7 @@ public final class EventStreamHub: Sendable {
     }
 
     /// Why one more inspector may not open: its session's or its client's inspectors are at their cap.
-    private func inspectorRefusal(kind: Kind, client: String?, sessionInspectors: Int?) -> (
+    private func inspectorRefusal(kind: Kind, client: String?, sessionInspectors: Int?, alongside: Alongside) -> (
         cause: String, error: UserFacingError
     )? {
         guard kind == .inspector else { return nil }
@@ -180,7 +212,9 @@ public final class EventStreamHub: Sendable {
                     retryAfter: 30)
             )
         }
-        let open = client.map { client in state.withLock { $0.inspectorsPerClient[client] ?? 0 } } ?? 0
+        let open =
+            (client.map { client in state.withLock { $0.inspectorsPerClient[client] ?? 0 } } ?? 0)
+            + alongside.count(.inspector)
         if open >= maxInspectorsPerClient {
             return (
                 "client-inspectors",
@@ -235,6 +269,27 @@ public final class EventStreamHub: Sendable {
         }
         logger.info("Event stream opened", metadata: ["stream": "\(id)", "kind": "\(kind)", "open": "\(open)"])
         return id
+    }
+
+    /// Records how to end the open bundle `id`: a call ends it, and its future completes once its
+    /// connection has closed (and its streams no longer count).
+    func registerBundle(_ id: String, end: @escaping @Sendable () -> EventLoopFuture<Void>) {
+        state.withLock { $0.bundles[id] = end }
+    }
+
+    /// Forgets the bundle `id`; called once its connection has closed.
+    func unregisterBundle(_ id: String) {
+        state.withLock { _ = $0.bundles.removeValue(forKey: id) }
+    }
+
+    /// Ends the open bundle `id`, which a browser's new bundle replaces: the future completes once
+    /// its connection has closed, so the new one's caps do not count the streams it follows again.
+    /// Nil when there is no such bundle (it has already ended, or the id is not one).
+    ///
+    /// Without it, the streams of the bundle being replaced still counted for a moment, and a
+    /// browser with four inspectors open that opened a fifth tab had them refused.
+    func replace(_ id: String) -> EventLoopFuture<Void>? {
+        state.withLock { $0.bundles.removeValue(forKey: id) }?()
     }
 
     /// Logs a stream's end and why (its place in the hub goes when its connection has closed).

@@ -9,21 +9,28 @@ enum EventStreamResponse {
     static func make(_ connection: EventStreamConnection, for request: Request, on channel: any Channel) async throws
         -> Response
     {
+        try await make(EventStreamBundle(connection), for: request, on: channel)
+    }
+
+    /// As `make(_:for:on:)`, for one stream or a bundle of several.
+    static func make(_ bundle: EventStreamBundle, for request: Request, on channel: any Channel) async throws
+        -> Response
+    {
         var headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8",
             .cacheControl: "no-cache, no-transform",
             .xAccelBuffering: "no",
             .vary: "Accept-Encoding",
         ]
-        if connection.compressed { headers[.contentEncoding] = "gzip" }
+        if bundle.compressed { headers[.contentEncoding] = "gzip" }
         do {
             guard request.method != .head else {
-                connection.unused()
+                bundle.unused()
                 return Response(status: .ok, headers: headers, body: ResponseBody())
             }
-            try await EventStreamChannelHandler.handOver(connection, on: channel)
+            try await EventStreamChannelHandler.handOver(bundle, on: channel)
         } catch {
-            connection.unused()
+            bundle.unused()
             throw error
         }
         return Response(status: .ok, headers: headers, body: ResponseBody())

@@ -40,6 +40,27 @@ public enum ServerSentEvent {
         ": the server is stopping; reconnect\nretry: \(retryMilliseconds)\n\n"
     }
 
+    /// The line that tags the event after it with its stream's number in a bundle (`GET /streams`):
+    /// a `data:` line, so the event's data reads `<tag>` then a line end then its own data. It goes
+    /// before an event's shared bytes (the same patch many streams send) without copying them.
+    public static func tag(_ tag: Int) -> String {
+        "data: \(tag)\n"
+    }
+
+    /// A bundle's first event: its id (`id` is hexadecimal), which the client's next bundle names
+    /// to replace it, and the delay its client waits before connecting again (the worker reconnects
+    /// itself, with each stream's own version, where a browser would resend the URL it began with).
+    public static func bundle(id: String, retryMilliseconds: Int) -> String {
+        "event: bundle\ndata: {\"id\":\(jsonString(id)),\"retry\":\(retryMilliseconds)}\n\n"
+    }
+
+    /// The stream a bundle could not open: its tag, and the answer its own URL would have had.
+    public static func refused(tag: Int, status: Int, message: String, retryAfter: Int?) -> String {
+        let retry = retryAfter.map { ",\"retryAfter\":\($0)" } ?? ""
+        return
+            "event: refused\ndata: \(tag)\ndata: {\"status\":\(status)\(retry),\"message\":\(jsonString(message))}\n\n"
+    }
+
     /// A comment line: keeps proxies and NAT tables from closing an idle stream, shown to nobody.
     public static let heartbeat = ": heartbeat\n\n"
 

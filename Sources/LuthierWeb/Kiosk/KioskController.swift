@@ -31,9 +31,23 @@ struct KioskController: Sendable {
 
     /// `GET /kiosk/events`: every kiosk change, conflated; a randomised `retry:`.
     @Sendable func events(_ request: Request, context: LuthierRequestContext) async throws -> Response {
+        let connection: EventStreamConnection
+        do {
+            connection = try eventStream(request, context: context)
+        } catch {
+            return responses.error(error, for: request)
+        }
+        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
+    }
+
+    /// The kiosk's event stream, for `GET /kiosk/events` and for a bundle (`GET /streams`) that
+    /// follows it beside `alongside`.
+    func eventStream(
+        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+    ) throws(UserFacingError) -> EventStreamConnection {
         let client = origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(kind: .kiosk, client: client) { return responses.error(refusal, for: request) }
-        let connection = EventStreamConnection(
+        if let refusal = hub.refusal(kind: .kiosk, client: client, alongside: alongside) { throw refusal }
+        return EventStreamConnection(
             fragments: showroom.kioskFragments,
             hub: hub,
             reconnectDelayMilliseconds: reconnectDelayMilliseconds
@@ -42,7 +56,6 @@ struct KioskController: Sendable {
             kind: .kiosk,
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )
-        return try await EventStreamResponse.make(connection, for: request, on: context.channel)
     }
 }
 
