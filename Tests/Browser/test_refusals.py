@@ -14,7 +14,7 @@ return {
   live: document.documentElement.dataset.live || null,
   events: document.body.getAttribute('data-events'),
   streams: performance.getEntriesByType('resource')
-    .filter(function (e) { return e.name.indexOf('/events') >= 0; }).length,
+    .filter(function (e) { return e.name.includes('/events') || e.name.includes('/streams'); }).length,
   marker: window.__marker || null
 };
 """

@@ -217,3 +217,23 @@ def test_nine_distinct_streams_share_one_connection_every_tab_loads_and_every_cl
     for page, handle in tabs.items():
         driver.switch_to.window(handle)
         wait_live(driver)
+
+
+def test_without_shared_worker_each_page_follows_its_own_stream_with_the_same_client(driver, base_url):
+    """Where SharedWorker does not exist (Chrome on Android), a page follows its stream itself,
+    with the same stream client on a bundle of its own: live, and every post answered."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        delete window.SharedWorker;
+        window.__streams = [];
+        const Original = window.EventSource;
+        window.EventSource = class extends Original {
+          constructor(url, options) { super(url, options); window.__streams.push(String(url)); }
+        };
+    """})
+    driver.get(base_url + "/")
+    assert driver.execute_script("return 'SharedWorker' in window") is False
+    wait_live(driver)
+    streams = driver.execute_script("return window.__streams")
+    assert len(streams) == 1 and streams[0].startswith("/streams?follow=%2Fevents"), streams
+    click_label(driver, "color", "dusk")
+    wait_for_guitar(driver, {**DEFAULT, "color": "dusk"})

@@ -64,14 +64,18 @@ struct ResponseFactoryTests {
         }
     }
 
-    @Test("pages link the stylesheet, script, worker and icon by their fingerprinted names, which are cached for ever")
+    @Test("pages link the stylesheet, scripts, worker and icon by their fingerprinted names, which are cached for ever")
     func fingerprintedLinks() async throws {
         try await TestApp.run { app in
             for path in ["/", "/kiosk"] {
                 let page = try await app.get(path)
                 let stylesheet = try #require(page.text.firstMatch(of: /href="(\/styles\.[0-9a-f]{16}\.css)"/)?.1)
                 #expect(page.text.firstMatch(of: /src="\/app\.[0-9a-f]{16}\.js"/) != nil, "\(path)")
-                #expect(page.text.firstMatch(of: /data-worker="\/events-worker\.[0-9a-f]{16}\.js"/) != nil)
+                // The worker loads the stream client the page loads, by the same fingerprinted name.
+                let client = try #require(page.text.firstMatch(of: /src="(\/stream-client\.[0-9a-f]{16}\.js)"/)?.1)
+                #expect(
+                    page.text.contains(
+                        try Regex("data-worker=\"/events-worker\\.[0-9a-f]{16}\\.js\\?client=\(client)\"")))
                 #expect(page.text.firstMatch(of: /href="\/favicon\.[0-9a-f]{16}\.svg"/) != nil)
                 let css = try await app.get(String(stylesheet))
                 #expect(css.status == 200)

@@ -42,7 +42,9 @@ public struct PageRenderer: Sendable {
     /// The files of `Public/` the templates link, each as a partial `asset/<name>` that writes its
     /// address: fingerprinted (`/styles.<hash>.css`) when the catalog has it, so a page always
     /// links the current file and browsers may cache it for ever.
-    public static let linkedAssets = ["styles.css", "app.js", "favicon.svg", "events-worker.js"]
+    public static let linkedAssets = [
+        "styles.css", "app.js", "favicon.svg", "events-worker.js", "stream-client.js",
+    ]
 
     /// - Parameter assetURL: the address to link a file of `Public/` by (the catalog's
     ///   fingerprinted one); by default its plain name.
