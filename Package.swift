@@ -8,7 +8,8 @@ let package = Package(
         .executable(name: "luthier", targets: ["luthier"]),
         .executable(name: "luthier-load", targets: ["luthier-load"]),
         // For the micro-benchmarks in Benchmarks/Micro, a separate package that can only use products.
-        .library(name: "LuthierLibraries", targets: ["LuthierDomain", "LuthierFeatures", "LuthierWeb"]),
+        .library(
+            name: "LuthierLibraries", targets: ["LuthierDomain", "LuthierFeatures", "ServerMachinery", "LuthierWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -51,11 +52,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The web machinery, which knows nothing of guitars (as HummingbirdCore sits beside
+        // Hummingbird): the HTTP/1 pipeline and its limits, event streams, gzip bodies, static
+        // assets, form decoding, request logs and the log handlers.
+        .target(
+            name: "ServerMachinery",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .target(
             name: "LuthierWeb",
             dependencies: [
                 "LuthierDomain",
                 "LuthierFeatures",
+                "ServerMachinery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -80,6 +100,7 @@ let package = Package(
                 "LuthierFeatures",
                 "LuthierWeb",
                 "LuthierLive",
+                "ServerMachinery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -124,10 +145,38 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
+        // What the test targets share: a log capture, seeded randomness, gzip inflation and a
+        // folder of static files.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "ServerMachinery",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "ServerMachineryTests",
+            dependencies: [
+                "ServerMachinery",
+                "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "LuthierWebTests",
             dependencies: [
                 "LuthierWeb",
+                "ServerMachinery",
+                "TestSupport",
                 "LuthierLive",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Clocks", package: "swift-clocks"),

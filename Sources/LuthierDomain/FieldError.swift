@@ -7,15 +7,12 @@ public enum FieldError: Error, Equatable, Sendable {
     case unknownField(name: String, allowed: [String])
     /// The same field sent twice, so that it is unclear which one was meant.
     case duplicateField(name: String)
-    /// The body could not be read as `application/x-www-form-urlencoded`.
-    case malformedForm(reason: String)
 
     /// The field the error is about, when there is one.
     public var fieldName: String? {
         switch self {
         case .invalidValue(let field, _): field.rawValue
         case .unknownField(let name, _), .duplicateField(let name): name
-        case .malformedForm: nil
         }
     }
 
@@ -27,8 +24,6 @@ public enum FieldError: Error, Equatable, Sendable {
             "Unknown field '\(name)'; allowed fields: \(allowed.joined(separator: ", "))."
         case .duplicateField(let name):
             "Field '\(name)' was sent more than once; send it once."
-        case .malformedForm(let reason):
-            "The form could not be read: \(reason)."
         }
     }
 }

@@ -5,6 +5,7 @@ import LuthierDomain
 import LuthierFeatures
 import LuthierLive
 import LuthierWeb
+import ServerMachinery
 import ServiceLifecycle
 
 /// `luthier serve` (the default): runs the shop until SIGINT or SIGTERM.

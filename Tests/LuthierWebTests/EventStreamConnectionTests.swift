@@ -1,3 +1,5 @@
+import ServerMachinery
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

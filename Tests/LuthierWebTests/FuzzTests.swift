@@ -3,6 +3,7 @@ import LuthierDomain
 import LuthierFeatures
 import LuthierLive
 import NIOCore
+import ServerMachinery
 import Synchronization
 import Testing
 

@@ -4,6 +4,7 @@ import LuthierFeatures
 import LuthierLive
 import NIOHTTP1
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -1,3 +1,4 @@
+import ServerMachinery
 import Testing
 
 @testable import LuthierWeb

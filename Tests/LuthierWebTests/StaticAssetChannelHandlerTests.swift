@@ -4,7 +4,9 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOPosix
+import ServerMachinery
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -3,6 +3,7 @@ import Logging
 import LuthierDomain
 import LuthierFeatures
 import NIOCore
+import ServerMachinery
 
 /// Everything `buildRouter` wires together, built once per application.
 public struct LuthierServices: Sendable {
@@ -183,7 +184,7 @@ public func buildApplicationWithServices(
         refusedHeadTimeout: TimeAmount(configuration.refusedConnectionHeadTimeout))
     let app = Application(
         router: router,
-        server: .luthierHTTP1(
+        server: .layeredHTTP1(
             beforeConversion: {
                 [
                     ConnectionGuard(limits: limits, counter: services.connections, logger: logger),

@@ -1,5 +1,6 @@
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// What an operator can set on the command line; everything has a default that serves the shop.
 public struct LuthierConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import ServerMachinery
 
 /// Builds the responses the routes share: pages, redirects and readable errors.
 struct ResponseFactory: Sendable {

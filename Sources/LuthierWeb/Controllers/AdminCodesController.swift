@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The discount codes, for the shop's admin: every code with its terms and whether it still
 /// works, a form to add one, and a button to end one now. A change reaches every cart at once:

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import LuthierFeatures
+import ServerMachinery
 
 /// The shop owner's pages, behind the admin token from the configuration.
 ///

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The orders, for the shop's admin: found by number or listed by stage, each opened with its
 /// lines, amounts in its currency and stage history; cancelled while still at wood selection (its

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The workshop's wood store, for the shop's admin: every wood with what is on the shelf, held by
 /// open orders and used, the latest adjustments, and a form per wood to book a restock or a

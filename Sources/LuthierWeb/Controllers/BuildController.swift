@@ -1,6 +1,7 @@
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The builder: its page, its form posts and the session's event stream.
 struct BuildController: Sendable {

@@ -1,6 +1,7 @@
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The cart: its page, the builder's "Add to cart", quantity changes, the discount code and
 /// checking out every line at once.

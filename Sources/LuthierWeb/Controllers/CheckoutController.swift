@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// Checkout and ordering: the checkout page and its shipping, currency and order posts.
 struct CheckoutController: Sendable {

@@ -1,6 +1,7 @@
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The guided build (`/guide`): one question a step, a form per step that works without
 /// JavaScript (post, redirect, get) and live with it (each answer posted as it is chosen, the page

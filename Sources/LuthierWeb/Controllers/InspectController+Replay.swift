@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The inspector's replay side: the session's trace to download (`luthier replay` reads it), and
 /// the scrubber's moments, with the pages drawn as they were.

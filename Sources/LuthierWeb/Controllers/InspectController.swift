@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The stream inspector (`/inspect`): the visitor's own session's tapped streams as a live marble
 /// diagram, drawn by the server and kept live over the page's own event stream: the product shows

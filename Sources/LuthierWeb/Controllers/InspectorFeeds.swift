@@ -1,3 +1,4 @@
+import ServerMachinery
 import Synchronization
 
 /// The inspector's live diagrams: one per session (its recorder) and view, however many streams

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The workshop journal's read API, in Hacker News's format, so that any client of that API can
 /// read it (the shop's own journal client among them): `newstories.json` lists the ids newest

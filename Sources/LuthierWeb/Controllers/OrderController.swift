@@ -1,6 +1,7 @@
 import Hummingbird
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The order pages: an order as it moves through the workshop, for the session that placed it or
 /// whoever has its full link. The following itself is `OrderTracker` (LuthierFeatures); this

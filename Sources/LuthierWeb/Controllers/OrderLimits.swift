@@ -1,3 +1,5 @@
+import ServerMachinery
+
 /// The two order limits, per session and per client address, taken together: an order counts
 /// against both or neither.
 struct OrderLimits: Sendable {

@@ -1,4 +1,5 @@
 import LuthierDomain
+import ServerMachinery
 
 /// The pieces of each scarce wood one session and one client address may take over time
 /// (`ScarceWoodRule.perCustomer` within its window): an order counts its pieces of each scarce wood

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerMachinery
 
 /// How the answers of every controller treat the session: the page of a session (or of the blank
 /// one), the answer of an accepted post, the new id after an order, and the cookie.

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServerMachinery
 
 /// `GET /streams`: every event stream a browser follows, on one connection (an
 /// ``EventStreamBundle``). Each `follow` parameter is a stream's own URL (`/events?since=…`,

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import ServerMachinery
 import Synchronization
 
 /// Each session's trace as last encoded, plain and gzip-compressed, kept per recorded step: a

@@ -1,5 +1,6 @@
 import Hummingbird
 import LuthierDomain
+import ServerMachinery
 
 extension FormReader {
     /// The fields of a post whose fields are all among `allowed`, each at most once, by name.

@@ -1,5 +1,6 @@
 import Hummingbird
 import LuthierFeatures
+import ServerMachinery
 
 /// The kiosk: a full-screen page for the shop's big screen, and its event stream. It needs no
 /// session (it never touches one), so a screen left open for days costs one stream and nothing

@@ -1,5 +1,6 @@
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 
 /// The shop's shared live state, one for the whole server: the workshop floor (orders and their
 /// stages), the kiosk feed built on it, and the kiosk's fragments rendered once for every screen.

@@ -5,6 +5,7 @@ import LuthierDomain
 import Metrics
 import NIOCore
 import Prometheus
+import ServerMachinery
 import Synchronization
 
 /// The server's metrics, written in Prometheus's text format for `GET /metrics`.

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerMachinery
 
 /// Answers what the routes throw past their own handling (an address with no page, a failure no
 /// controller expected) with the shop's own error page or sentence, inside the middleware that

@@ -1,5 +1,6 @@
 import Hummingbird
 import LuthierFeatures
+import ServerMachinery
 
 /// Counts every request the router answers in ``ShopMetrics``: its route's pattern, method and
 /// status, and the time to its answer's head, on the injected clock.

@@ -1,3 +1,5 @@
+import ServerMachinery
+
 /// The parts of a page that change, each declared once: the element it fills (`target`), the
 /// partial that renders it, and its projection, the part of the output it shows.
 ///

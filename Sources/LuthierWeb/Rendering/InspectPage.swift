@@ -1,5 +1,6 @@
 import Foundation
 import LuthierFeatures
+import ServerMachinery
 
 /// What the inspector template shows (stored properties only: the templates read by reflection).
 struct InspectPage: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import NIOCore
+import ServerMachinery
 
 /// Renders the Mustache templates in `Templates/`: parsed once at start-up, shared by the full
 /// page and by every event-stream fragment, so the two can never drift apart.

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerMachinery
 import Synchronization
 
 /// The customer's session as one request sees it, put in the request context by

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 import Synchronization
 
 /// One customer's browser session, as the web sees it: the id its cookie carries, the shop it

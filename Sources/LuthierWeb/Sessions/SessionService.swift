@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 import ServiceLifecycle
 
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: it starts each

@@ -2,7 +2,9 @@ import Foundation
 import LuthierDomain
 import LuthierLive
 import NIOCore
+import ServerMachinery
 import Synchronization
+import TestSupport
 
 @testable import LuthierWeb
 

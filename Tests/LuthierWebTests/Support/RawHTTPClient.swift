@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import TestSupport
 
 /// One HTTP/1.1 response as a raw client read it off the wire.
 struct RawHTTPResponse: Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import LuthierDomain
 import NIOCore
 import Synchronization
+import TestSupport
 
 /// What the fuzzer knows of the shop it runs against: the port, the sessions it acts for, the
 /// configured codes and admin token, and the orders placed so far (learnt during the run).

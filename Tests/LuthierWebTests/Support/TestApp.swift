@@ -4,6 +4,7 @@ import Logging
 import LuthierFeatures
 import NIOHTTP1
 import ServiceLifecycle
+import TestSupport
 
 @testable import LuthierWeb
 

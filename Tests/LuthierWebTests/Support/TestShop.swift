@@ -4,6 +4,7 @@ import LuthierFeatures
 import LuthierLive
 import LuthierWeb
 import Synchronization
+import TestSupport
 
 /// The shop behind the checkout tests: the real workshop on a private in-memory SQLite store and
 /// the embedded exchange rates, with the three checkout calls counted and, when `gated`, held at a

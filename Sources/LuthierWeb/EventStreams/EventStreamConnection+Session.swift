@@ -1,0 +1,32 @@
+import LuthierFeatures
+import ServerMachinery
+
+extension EventStreamConnection {
+    /// The stream of a session: it keeps the session in use while it is open, and each tab's
+    /// stream is drawn on the session's inspector as a lane of its own (`tab.<n>.patch`).
+    init(
+        session: Session, hub: EventStreamHub, reconnectDelayMilliseconds: Int,
+        start: Start = .fresh, client: String = "", compressed: Bool = false
+    ) {
+        self.init(
+            fragments: session.fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
+            start: start, client: client, tap: session.shop.taps.map { EventStreamTap(Tap($0, "tab")) },
+            compressed: compressed,
+            opened: { session.streamOpened() }, closed: { session.streamClosed() }
+        )
+    }
+}
+
+extension EventStreamTap {
+    /// Records a stream's events on `tap`'s lanes (the text of a patch only while recording).
+    init(_ tap: Tap) {
+        self.init { lane, event in
+            switch event {
+            case .subscribed: tap.record(lane, .subscription)
+            case .wrote(let version, let bytes): tap.record(lane, .value, "version \(version), \(bytes) bytes")
+            case .completed: tap.record(lane, .completion)
+            case .cancelled: tap.record(lane, .cancellation)
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Guards every connection against clients that are slow on purpose or take more than their share,
+/// on the event loop's own clock (virtual in tests, through `EmbeddedEventLoop.advanceTime`).
+///
+/// - A request's head must arrive whole within `headerTimeout` of the connection opening or of the
+///   last answer (a client sending a byte a second never gets there), and its body within
+///   `bodyTimeout` of the head. An event stream, whose answer never ends, is not timed.
+/// - Past `ConnectionCounter.limit` open connections, a new one gets `503` with `Retry-After` and
+///   is closed; one that sends nothing is closed after `refusedHeadTimeout`.
+/// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
+///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
+///   it never costs more than the fixed kernel send buffer and one pending write, and past the
+///   bound it costs nothing.
+///
+/// It sits on NIO's own HTTP/1 parts, ahead of the conversion to HTTP types, so that it sees every
+/// request, including the static files answered there (``StaticAssetChannelHandler``).
+package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias InboundOut = HTTPServerRequestPart
+    package typealias OutboundIn = HTTPServerResponsePart
+    package typealias OutboundOut = HTTPServerResponsePart
+
+    package struct Limits: Sendable {
+        package var headerTimeout: TimeAmount = .seconds(10)
+        package var bodyTimeout: TimeAmount = .seconds(10)
+        package var stalledWriteTimeout: TimeAmount = .seconds(30)
+        /// How long a connection past the cap may stay open before its request's head arrives (to be
+        /// answered 503). Short, because each one holds a descriptor the admitted ones may need: a
+        /// flood of idle connections must not bring the process to its open-file limit.
+        package var refusedHeadTimeout: TimeAmount = .seconds(1)
+        package var retryAfterSeconds = 5
+        /// The kernel's send buffer for each connection (Linux doubles it for its own bookkeeping).
+        /// Fixed, so that a reader that stopped reading holds this much in the kernel rather than the
+        /// megabytes the kernel would otherwise grow it to; the rest is conflated in the server.
+        package var sendBufferBytes: Int32 = 64 * 1024
+
+        package init(
+            headerTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = .seconds(10),
+            stalledWriteTimeout: TimeAmount = .seconds(30), refusedHeadTimeout: TimeAmount = .seconds(1),
+            retryAfterSeconds: Int = 5, sendBufferBytes: Int32 = 64 * 1024
+        ) {
+            self.headerTimeout = headerTimeout
+            self.bodyTimeout = bodyTimeout
+            self.stalledWriteTimeout = stalledWriteTimeout
+            self.refusedHeadTimeout = refusedHeadTimeout
+            self.retryAfterSeconds = retryAfterSeconds
+            self.sendBufferBytes = sendBufferBytes
+        }
+    }
+
+    private let limits: Limits
+    private let counter: ConnectionCounter
+    /// Each refusal and each cut-off is logged with its cause (never the client's address or headers).
+    private let logger: Logger
+    private var counted = false
+    private var refused = false
+    /// Requests whose head has arrived and whose answer has not ended.
+    private var unanswered = 0
+    /// When the connection is closed unless what it waits for (a head, a body) has come; nil while
+    /// nothing is awaited (an answer is being made).
+    private var deadline: NIODeadline?
+    /// What `deadline` waits for, and how long it was given (for the log line).
+    private var waitingForHead = true
+    private var armedTimeout = TimeAmount.zero
+    /// One timer at a time, never later than `deadline`. Moving the deadline later (every answer,
+    /// every head) leaves it alone: when it fires early it sets itself again for what is left.
+    /// Scheduling and cancelling a timer twice per request was 8 % of the server's time answering
+    /// a stylesheet.
+    private var requestTimer: Scheduled<Void>?
+    private var requestTimerFiresAt = NIODeadline.distantFuture
+    private var stallTimer: Scheduled<Void>?
+
+    package init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
+        self.limits = limits
+        self.counter = counter
+        self.logger = logger
+    }
+
+    package func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { opened(context: context) }
+    }
+
+    package func channelActive(context: ChannelHandlerContext) {
+        opened(context: context)
+        context.fireChannelActive()
+    }
+
+    private func opened(context: ChannelHandlerContext) {
+        guard !counted else { return }
+        counted = true
+        refused = !counter.admit()
+        if refused { counter.countRefusal() }
+        // A socket that no longer takes options is closing: nothing is sent to it either way.
+        try? context.channel.syncOptions?.setOption(
+            ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.sendBufferBytes))
+        try? context.channel.syncOptions?.setOption(
+            ChannelOptions.recvAllocator,
+            value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65_536))
+        arm(refused ? limits.refusedHeadTimeout : limits.headerTimeout, context: context)
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        released()
+    }
+
+    package func channelInactive(context: ChannelHandlerContext) {
+        released()
+        context.fireChannelInactive()
+    }
+
+    private func released() {
+        deadline = nil
+        requestTimer?.cancel()
+        requestTimer = nil
+        stallTimer?.cancel()
+        stallTimer = nil
+        if counted {
+            counted = false
+            counter.release()
+        }
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            if refused {
+                refuse(context: context)
+                return
+            }
+            unanswered += 1
+            arm(limits.bodyTimeout, context: context)
+        case .body:
+            if refused { return }
+        case .end:
+            if refused { return }
+            // The body is in: an answer in progress is not timed. An answer that has already
+            // ended (a static file answered on the head, a refusal before the body) armed the
+            // wait for the next head, which stays.
+            if unanswered > 0 { deadline = nil }
+        }
+        context.fireChannelRead(data)
+    }
+
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            unanswered = max(unanswered - 1, 0)
+            if unanswered == 0 { arm(limits.headerTimeout, context: context) }
+        }
+        context.write(data, promise: promise)
+    }
+
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stallTimer?.cancel()
+            stallTimer = nil
+        } else if stallTimer == nil {
+            let channel = context.channel
+            let (logger, timeout, counter) = (logger, limits.stalledWriteTimeout, counter)
+            stallTimer = context.eventLoop.scheduleTask(in: timeout) {
+                logger.warning("Cut off a reader that took nothing for \(timeout.nanoseconds / 1_000_000_000) s")
+                counter.countCutOff()
+                channel.close(promise: nil)
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Closes the connection unless what it waits for arrives within `timeout`.
+    private func arm(_ timeout: TimeAmount, context: ChannelHandlerContext) {
+        let due = context.eventLoop.now + timeout
+        deadline = due
+        waitingForHead = unanswered == 0
+        armedTimeout = timeout
+        if requestTimer == nil || requestTimerFiresAt > due { schedule(at: due, context: context) }
+    }
+
+    private func schedule(at due: NIODeadline, context: ChannelHandlerContext) {
+        requestTimer?.cancel()
+        requestTimerFiresAt = due
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        requestTimer = context.eventLoop.scheduleTask(deadline: due) {
+            handler.value.requestTimerFired(context: loopBoundContext.value)
+        }
+    }
+
+    private func requestTimerFired(context: ChannelHandlerContext) {
+        requestTimer = nil
+        guard let deadline else { return }
+        if context.eventLoop.now < deadline {
+            schedule(at: deadline, context: context)
+            return
+        }
+        // An idle keep-alive connection closed for want of a next request is routine (debug); a
+        // body that does not arrive is a client that stalls on purpose or a broken one (notice).
+        logger.log(
+            level: waitingForHead ? .debug : .notice,
+            "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(armedTimeout.nanoseconds / 1_000_000_000) s"
+        )
+        context.channel.close(promise: nil)
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
+        logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
+        let body = ByteBuffer(string: "The server is busy; please try again in a few seconds.\n")
+        let head = HTTPResponseHead(
+            version: .http1_1, status: .serviceUnavailable,
+            headers: [
+                "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.readableBytes),
+                "Retry-After": String(limits.retryAfterSeconds), "Connection": "close", "Cache-Control": "no-store",
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+/// The open connections of the server, shared by every connection's ``ConnectionGuard``.
+public final class ConnectionCounter: Sendable {
+    /// Connections served at once at most; more are answered 503.
+    public let limit: Int
+    private let open = Atomic<Int>(0)
+    private let refusals = Atomic<Int>(0)
+    private let cutOffs = Atomic<Int>(0)
+
+    public init(limit: Int) {
+        self.limit = max(limit, 1)
+    }
+
+    /// Connections open right now (including refused ones still being answered).
+    public var current: Int { open.load(ordering: .relaxed) }
+
+    /// Counts a new connection; false when it is one too many (it is still counted until released).
+    package func admit() -> Bool {
+        open.wrappingAdd(1, ordering: .relaxed).newValue <= limit
+    }
+
+    package func release() {
+        open.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// Connections answered `503` at the cap since the start.
+    public var refused: Int { refusals.load(ordering: .relaxed) }
+    /// Readers cut off for taking nothing since the start.
+    public var cutOff: Int { cutOffs.load(ordering: .relaxed) }
+
+    package func countRefusal() { refusals.wrappingAdd(1, ordering: .relaxed) }
+    package func countCutOff() { cutOffs.wrappingAdd(1, ordering: .relaxed) }
+}

@@ -1,0 +1,352 @@
+import Logging
+import NIOCore
+import Synchronization
+
+/// Every open event stream of the server, across sessions: one heartbeat timer wakes them all
+/// (rather than a timer per connection), and its counts prove that closed streams are released.
+///
+/// The streams are split into slices by their number, and each beat wakes one slice: beating
+/// `slices` times per interval reaches every stream once per interval without waking them all at
+/// once (at ten thousand streams, that burst alone delayed customers' changes by a tenth of a
+/// second).
+///
+/// It also holds the caps: streams in all, for one session's tabs, and for one client address (so
+/// that one client cannot hold every stream), with the kiosk displays in a budget of their own
+/// (they need no session, so they would otherwise be the easy way to fill the shop's budget).
+public final class EventStreamHub: Sendable {
+    /// What a stream follows. The kiosk displays count in a budget of their own; every other kind
+    /// counts in the customers'.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A customer's page: the session's stream.
+        case shop
+        /// An order's page.
+        case order
+        /// A stream inspector (a session's or, for the admin, the shop's).
+        case inspector
+        /// A kiosk display.
+        case kiosk
+
+        /// The `kind` label of `luthier_open_event_streams`.
+        public var metricLabel: String { self == .shop ? "session" : rawValue }
+    }
+
+    /// The streams a bundle (`GET /streams`, several streams on one connection) has admitted
+    /// before the one being asked about: none of them is open yet, so the caps count them here,
+    /// and one connection cannot carry a client past a cap.
+    public struct Alongside: Sendable, Equatable {
+        private(set) var byKind: [Kind: Int] = [:]
+
+        public static let none = Alongside()
+
+        /// Counts one more admitted stream of `kind`.
+        package mutating func admit(_ kind: Kind) { byKind[kind, default: 0] += 1 }
+
+        package func count(_ kind: Kind) -> Int { byKind[kind] ?? 0 }
+        package var total: Int { byKind.values.reduce(0, +) }
+    }
+
+    /// Why a stream ended, as its log line says.
+    public enum EndReason: String, Sendable {
+        case clientLeft = "the client closed it"
+        case connectionClosed = "its connection closed"
+        case closedByServer = "the server closed its connection"
+        case serverStopping = "the server is stopping"
+        case storeFinished = "its session or store ended"
+        case replaced = "its browser follows its streams on a new connection"
+
+        /// Whether the stream ran its course (the tap records a completion) rather than being cut.
+        package var isCompletion: Bool { self == .serverStopping || self == .storeFinished }
+    }
+
+    private struct Stream {
+        package var waker: StreamWaker
+        package var kind: Kind
+        package var client: String
+    }
+
+    private struct State {
+        package var streams: [Int: Stream] = [:]
+        package var nextID = 0
+        package var kioskStreams = 0
+        /// Open streams by what they follow.
+        package var byKind: [Kind: Int] = [:]
+        package var perClient: [String: Int] = [:]
+        /// Inspector streams by client address.
+        package var inspectorsPerClient: [String: Int] = [:]
+        /// Streams refused since the start, by the cap that refused them.
+        package var refusals: [String: Int] = [:]
+        /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
+        /// replaces it.
+        package var bundles: [String: @Sendable () -> EventLoopFuture<Void>] = [:]
+        /// Those waiting in `untilEveryStreamHasEnded()`, by their number.
+        package var drainWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        package var nextDrainWaiter = 0
+    }
+
+    private let state = Mutex(State())
+    /// How many beats make one round of every stream.
+    public let slices: Int
+    /// Customers' event streams open at once at most, in all and for one session; more are answered 503.
+    public let maxStreams: Int
+    public let maxStreamsPerSession: Int
+    /// Kiosk streams open at once at most, apart from the customers'.
+    public let maxKioskStreams: Int
+    /// Streams of both kinds one client address may hold at once.
+    public let maxStreamsPerClient: Int
+    /// Inspector streams one session, and one client address, may hold at once: an inspector
+    /// draws diagrams and records, so a few of them, not every stream a client may hold.
+    public let maxInspectorsPerSession: Int
+    public let maxInspectorsPerClient: Int
+    /// Where each stream's opening and end are logged (its number, kind and the reason it ended:
+    /// never its session or client).
+    package let logger: Logger
+    /// Told, for every patch a session's stream writes, how long after its change was published.
+    package let patchWritten: @Sendable (Duration) -> Void
+    /// Catch-ups that skipped versions: a stream whose reader fell behind got the newest state
+    /// instead of every change.
+    private let conflations = Atomic<Int>(0)
+    /// Heartbeats since the start (`heartbeat`).
+    private let beats = Atomic<Int>(0)
+
+    public init(
+        slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
+        maxStreamsPerClient: Int = .max, maxInspectorsPerSession: Int = .max, maxInspectorsPerClient: Int = .max,
+        logger: Logger = Logger(label: "luthier.streams"),
+        patchWritten: @escaping @Sendable (Duration) -> Void = { _ in }
+    ) {
+        self.logger = logger
+        self.patchWritten = patchWritten
+        self.slices = max(slices, 1)
+        self.maxStreams = max(maxStreams, 1)
+        self.maxStreamsPerSession = max(maxStreamsPerSession, 1)
+        self.maxKioskStreams = max(maxKioskStreams, 1)
+        self.maxStreamsPerClient = max(maxStreamsPerClient, 1)
+        self.maxInspectorsPerSession = max(maxInspectorsPerSession, 1)
+        self.maxInspectorsPerClient = max(maxInspectorsPerClient, 1)
+    }
+
+    /// Why a new stream may not open now (nil when it may): its budget, its client or the
+    /// session's tabs already hold as many streams as allowed. Checked before opening, so a cap
+    /// may be passed by the few streams opening at the same instant, never by more.
+    ///
+    /// `alongside` are the streams admitted before this one into the same bundle, not open yet:
+    /// they count as open (a session's own: its page stream and its inspectors).
+    package func refusal(
+        kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil, sessionInspectors: Int? = nil,
+        alongside: Alongside = .none
+    ) -> UserFacingError? {
+        let refusal =
+            uncountedRefusal(
+                kind: kind, client: client,
+                sessionStreams: sessionStreams.map { $0 + alongside.count(.shop) + alongside.count(.inspector) },
+                alongside: alongside)
+            ?? inspectorRefusal(
+                kind: kind, client: client,
+                sessionInspectors: sessionInspectors.map { $0 + alongside.count(.inspector) },
+                alongside: alongside)
+        if let (cause, _) = refusal { state.withLock { $0.refusals[cause, default: 0] += 1 } }
+        return refusal?.error
+    }
+
+    /// Streams refused since the start, by cause: `streams` and `kiosk-streams` (the server's
+    /// caps), `client-streams` (one address's), `session-streams` (one browser's).
+    public var refusalsByCause: [String: Int] { state.withLock { $0.refusals } }
+
+    private func uncountedRefusal(kind: Kind, client: String?, sessionStreams: Int?, alongside: Alongside) -> (
+        cause: String, error: UserFacingError
+    )? {
+        let (open, clientOpen) = state.withLock { state in
+            (
+                kind == .kiosk ? state.kioskStreams : state.streams.count - state.kioskStreams,
+                client.map { state.perClient[$0] ?? 0 } ?? 0
+            )
+        }
+        let kindCount = open + (kind == .kiosk ? alongside.count(.kiosk) : alongside.total - alongside.count(.kiosk))
+        let clientCount = clientOpen + alongside.total
+        if kindCount >= (kind == .kiosk ? maxKioskStreams : maxStreams) {
+            return (
+                kind == .kiosk ? "kiosk-streams" : "streams",
+                UserFacingError(
+                    .serviceUnavailable,
+                    kind == .kiosk
+                        ? "Too many kiosk displays are open right now; this one will reconnect shortly."
+                        : "Too many live pages are open right now; this one will reconnect shortly.",
+                    retryAfter: 10)
+            )
+        }
+        if client != nil, clientCount >= maxStreamsPerClient {
+            return (
+                "client-streams",
+                UserFacingError(
+                    .serviceUnavailable,
+                    "This network address has \(clientCount) live pages of the shop open, the most allowed; close one "
+                        + "to follow this one live.",
+                    retryAfter: 30)
+            )
+        }
+        if let sessionStreams, sessionStreams >= maxStreamsPerSession {
+            return (
+                "session-streams",
+                UserFacingError(
+                    .serviceUnavailable,
+                    "This browser has \(sessionStreams) live pages of the shop open, the most allowed; close one to "
+                        + "follow this one live.",
+                    retryAfter: 30)
+            )
+        }
+        return nil
+    }
+
+    /// Why one more inspector may not open: its session's or its client's inspectors are at their cap.
+    private func inspectorRefusal(kind: Kind, client: String?, sessionInspectors: Int?, alongside: Alongside) -> (
+        cause: String, error: UserFacingError
+    )? {
+        guard kind == .inspector else { return nil }
+        if let sessionInspectors, sessionInspectors >= maxInspectorsPerSession {
+            return (
+                "session-inspectors",
+                UserFacingError(
+                    .tooManyRequests,
+                    "This browser has \(sessionInspectors) stream inspectors open, the most allowed; close one to "
+                        + "follow this one live.",
+                    retryAfter: 30)
+            )
+        }
+        let open =
+            (client.map { client in state.withLock { $0.inspectorsPerClient[client] ?? 0 } } ?? 0)
+            + alongside.count(.inspector)
+        if open >= maxInspectorsPerClient {
+            return (
+                "client-inspectors",
+                UserFacingError(
+                    .tooManyRequests,
+                    "This network address has \(open) stream inspectors open, the most allowed; close one to "
+                        + "follow this one live.",
+                    retryAfter: 30)
+            )
+        }
+        return nil
+    }
+
+    /// Streams one client address holds now.
+    public func streams(ofClient client: String) -> Int { state.withLock { $0.perClient[client] ?? 0 } }
+
+    /// Kiosk streams open now.
+    public var openKioskStreams: Int { state.withLock { $0.kioskStreams } }
+
+    /// Open event streams right now.
+    public var openStreams: Int { state.withLock { $0.streams.count } }
+
+    /// Counts a catch-up that skipped versions.
+    package func conflated() {
+        conflations.add(1, ordering: .relaxed)
+    }
+
+    /// Catch-ups since the start that skipped versions (the reader was slower than the changes).
+    public var conflatedPatches: Int { conflations.load(ordering: .relaxed) }
+
+    /// Open event streams right now, by what they follow (every kind, 0 for none).
+    public var openStreamsByKind: [Kind: Int] {
+        state.withLock { state in Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0, state.byKind[$0] ?? 0) }) }
+    }
+
+    /// Increases on every heartbeat tick; a stream sends a comment when it sees a newer one.
+    ///
+    /// An atomic of its own, not a field under the hub's lock: every woken stream reads it, and a
+    /// thousand kiosks woken at once on both event loops would queue for that lock.
+    public var heartbeat: Int { beats.load(ordering: .acquiring) }
+
+    package func register(_ waker: StreamWaker, kind: Kind = .shop, client: String = "") -> Int {
+        let (id, open) = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.streams[id] = Stream(waker: waker, kind: kind, client: client)
+            if kind == .kiosk { state.kioskStreams += 1 }
+            state.byKind[kind, default: 0] += 1
+            state.perClient[client, default: 0] += 1
+            if kind == .inspector { state.inspectorsPerClient[client, default: 0] += 1 }
+            return (id, state.streams.count)
+        }
+        logger.info("Event stream opened", metadata: ["stream": "\(id)", "kind": "\(kind)", "open": "\(open)"])
+        return id
+    }
+
+    /// Records how to end the open bundle `id`: a call ends it, and its future completes once its
+    /// connection has closed (and its streams no longer count).
+    package func registerBundle(_ id: String, end: @escaping @Sendable () -> EventLoopFuture<Void>) {
+        state.withLock { $0.bundles[id] = end }
+    }
+
+    /// Forgets the bundle `id`; called once its connection has closed.
+    package func unregisterBundle(_ id: String) {
+        state.withLock { _ = $0.bundles.removeValue(forKey: id) }
+    }
+
+    /// Ends the open bundle `id`, which a browser's new bundle replaces: the future completes once
+    /// its connection has closed, so the new one's caps do not count the streams it follows again.
+    /// Nil when there is no such bundle (it has already ended, or the id is not one).
+    ///
+    /// Without it, the streams of the bundle being replaced still counted for a moment, and a
+    /// browser with four inspectors open that opened a fifth tab had them refused.
+    package func replace(_ id: String) -> EventLoopFuture<Void>? {
+        state.withLock { $0.bundles.removeValue(forKey: id) }?()
+    }
+
+    /// Logs a stream's end and why (its place in the hub goes when its connection has closed).
+    package func ended(_ id: Int, reason: EndReason) {
+        logger.info("Event stream ended: \(reason.rawValue)", metadata: ["stream": "\(id)"])
+    }
+
+    /// Forgets a stream; called once its connection has closed, so that the counts (and the
+    /// caps) hold every connection a stream still occupies.
+    package func unregister(_ id: Int) {
+        let drained = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard let stream = state.streams.removeValue(forKey: id) else { return [] }
+            if stream.kind == .kiosk { state.kioskStreams -= 1 }
+            state.byKind[stream.kind, default: 1] -= 1
+            let left = (state.perClient[stream.client] ?? 1) - 1
+            state.perClient[stream.client] = left > 0 ? left : nil
+            if stream.kind == .inspector {
+                let inspectors = (state.inspectorsPerClient[stream.client] ?? 1) - 1
+                state.inspectorsPerClient[stream.client] = inspectors > 0 ? inspectors : nil
+            }
+            guard state.streams.isEmpty else { return [] }
+            defer { state.drainWaiters.removeAll() }
+            return Array(state.drainWaiters.values)
+        }
+        for waiter in drained { waiter.resume() }
+    }
+
+    /// Returns once no stream is open (at once if none is), or when the task is cancelled.
+    ///
+    /// A stream's connection is not a task of the server's, so nothing else holds a graceful
+    /// shutdown until the streams have sent their last event (``EventStreamDrain``).
+    public func untilEveryStreamHasEnded() async {
+        let number = state.withLock { state in
+            defer { state.nextDrainWaiter += 1 }
+            return state.nextDrainWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waits = state.withLock { state in
+                    guard !state.streams.isEmpty, !Task.isCancelled else { return false }
+                    state.drainWaiters[number] = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.drainWaiters.removeValue(forKey: number) }?.resume()
+        }
+    }
+
+    /// Marks a heartbeat due and wakes the streams of the next slice (every stream, with one).
+    /// The slice's streams are woken after the hub's lock is let go, as a store's are.
+    public func beat() {
+        let slice = beats.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue % slices
+        let wakers = state.withLock { state in
+            state.streams.compactMap { id, stream in id % slices == slice ? stream.waker : nil }
+        }
+        for waker in wakers { waker.wake() }
+    }
+}

@@ -1,0 +1,225 @@
+import NIOCore
+import Synchronization
+
+/// A session's rendered page fragments and the event streams that follow them.
+///
+/// Every change bumps a version and stamps the fragments it rendered with it. A stream remembers
+/// only the last version it sent; when woken it sends the fragments newer than that, each at its
+/// newest HTML. That is conflation by construction: however far behind a reader falls, what it
+/// owes is at most one copy of each fragment, so the server never buffers a backlog per reader.
+/// Fragments are rendered once per change, not once per connection.
+///
+/// Versions are event ids, and a reconnecting browser sends back the last one it saw
+/// (`Last-Event-ID`) to get only what changed since. A store starts its versions at a random
+/// epoch in the upper 32 bits, so an id from another store (a session restored after a restart,
+/// another instance) is recognised as foreign and answered with the whole state, never misread
+/// as a point in this store's history.
+public final class FragmentStore: Sendable {
+    private struct Entry {
+        package let target: String
+        package var html: String
+        package var version: Int
+    }
+
+    private struct State {
+        package var version = 0
+        /// In page order (the order each target was first published). An array, searched by
+        /// target, rather than a dictionary beside an array of the order: a session has a dozen
+        /// or two fragments, and the two collections cost each session about 1 KiB where this one
+        /// costs half that, with a search over so few no slower than hashing.
+        package var entries: [Entry] = []
+        package var wakers: [Int: StreamWaker] = [:]
+        package var nextWakerID = 0
+        /// The latest "go to this page" command and the version it came with.
+        package var navigation: (version: Int, location: String)?
+        package var isFinished = false
+        /// When the newest version was published, on `stopwatch`.
+        package var publishedAt = Duration.zero
+        /// The `patch` events already encoded for the current version, by the version a stream
+        /// had: a thousand kiosks one change behind share one encoding (and one buffer).
+        package var encoded: [Int: EncodedPatch] = [:]
+
+        /// The fragments published after `version`, in page order.
+        package func fragments(since version: Int) -> [Fragment] {
+            entries.compactMap { $0.version > version ? Fragment(target: $0.target, html: $0.html) : nil }
+        }
+    }
+
+    /// Encoded events kept per version at most; streams further behind are rare and encode alone.
+    package static let encodedCacheLimit = 8
+
+    private let state: Mutex<State>
+    /// The first version of this store (its epoch, shifted into the upper bits).
+    private let base: Int
+    /// Time on the server's clock, for how long a published change takes to reach each stream;
+    /// one shared by every session's store (nil: not measured).
+    private let stopwatch: (@Sendable () -> Duration)?
+
+    /// - Parameters:
+    ///   - navigation: where pages of this store should be, for a reconnecting page whose own
+    ///     history is unknown here (a restored session with a checkout in progress).
+    ///   - epoch: the store's epoch; random by default (tests choose one).
+    ///   - stopwatch: the time on the server's clock, to measure how long a change takes to reach
+    ///     each stream (`sinceNewestPublish`).
+    public init(
+        initial fragments: [Fragment] = [], navigation: String? = nil, epoch: UInt32? = nil,
+        stopwatch: (@Sendable () -> Duration)? = nil
+    ) {
+        self.stopwatch = stopwatch
+        let epoch = epoch ?? UInt32.random(in: 1...UInt32(1 << 20))
+        base = Int(epoch) << 32
+        var initial = State()
+        initial.version = base
+        initial.entries.reserveCapacity(fragments.count)
+        state = Mutex(initial)
+        publish(fragments)
+        if let navigation {
+            state.withLock { $0.navigation = ($0.version, navigation) }
+        }
+    }
+
+    /// The version a reconnecting stream may resume from: its `Last-Event-ID` when that is a
+    /// version of this store's history, else nil (send everything).
+    public func resumableVersion(_ lastEventID: Substring?) -> Int? {
+        guard let lastEventID, let id = Int(lastEventID) else { return nil }
+        let current = version
+        return id >> 32 == base >> 32 && id >= base && id <= current ? id : nil
+    }
+
+    /// Where the pages should be now, if a navigation was ever published (or given at the start).
+    public var navigation: String? { state.withLock { $0.navigation?.location } }
+
+    /// The version of the latest change.
+    public var version: Int { state.withLock { $0.version } }
+
+    /// Whether the store has ended (its session is gone): no stream can follow it any more.
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// How long ago the newest change was published, when the store has a stopwatch.
+    package func sinceNewestPublish() -> Duration? {
+        guard let stopwatch else { return nil }
+        let publishedAt = state.withLock { $0.publishedAt }
+        return stopwatch() - publishedAt
+    }
+
+    /// How many streams follow this store right now.
+    public var subscriberCount: Int { state.withLock { $0.wakers.count } }
+
+    /// Records a change and wakes every stream. An empty change is not a change.
+    ///
+    /// `navigate` tells the pages open now to go to another page (the checkout is ready). It is
+    /// sent only to streams that were open before it: a page that connects later is already there.
+    ///
+    /// The streams are woken after the lock is let go: each wake schedules a catch-up on its
+    /// event loop, which reads this store at once, and a thousand kiosks woken under the lock
+    /// would each wait on it until the last had been told.
+    public func publish(_ fragments: [Fragment], navigate: String? = nil) {
+        guard !fragments.isEmpty || navigate != nil else { return }
+        let now = stopwatch?() ?? .zero
+        let wakers = state.withLock { state -> [StreamWaker] in
+            guard !state.isFinished else { return [] }
+            state.version += 1
+            state.publishedAt = now
+            state.encoded.removeAll(keepingCapacity: true)
+            if let navigate { state.navigation = (state.version, navigate) }
+            for fragment in fragments {
+                let entry = Entry(target: fragment.target, html: fragment.html, version: state.version)
+                if let index = state.entries.firstIndex(where: { $0.target == fragment.target }) {
+                    state.entries[index] = entry
+                } else {
+                    state.entries.append(entry)
+                }
+            }
+            return Array(state.wakers.values)
+        }
+        for waker in wakers { waker.wake() }
+    }
+
+    /// The fragments changed after `version` (all of them for 0), in page order, and the version
+    /// they bring the reader up to.
+    /// The HTML of `target` as last published: what a page drawn now shows for it, the same
+    /// bytes a stream opened now starts with.
+    public func html(of target: String) -> String? {
+        state.withLock { state in state.entries.first { $0.target == target }?.html }
+    }
+
+    public func changes(since version: Int) -> (version: Int, fragments: [Fragment]) {
+        let changes = changesAndNavigation(since: version)
+        return (changes.version, changes.fragments)
+    }
+
+    /// As `changes(since:)`, plus a navigation published after `version` (never for a new stream,
+    /// which asks with version 0).
+    public func changesAndNavigation(since version: Int) -> (version: Int, fragments: [Fragment], navigate: String?) {
+        state.withLock { state in
+            let fragments = state.fragments(since: version)
+            var navigate: String?
+            if version > 0, let navigation = state.navigation, navigation.version > version {
+                navigate = navigation.location
+            }
+            return (state.version, fragments, navigate)
+        }
+    }
+
+    /// As `changesAndNavigation(since:)`, with the fragments as a ready-to-write `patch` event
+    /// (nil when none changed). The event is encoded once per `version` asked about and shared
+    /// by every stream that asks the same (the escaping of a multi-kilobyte SVG is the costly part
+    /// of sending a change, and the buffer's storage is shared, not copied).
+    public func patchEvent(since version: Int) -> (version: Int, patch: ByteBuffer?, navigate: String?) {
+        let changes = patch(since: version)
+        return (changes.version, changes.patch?.bytes, changes.navigate)
+    }
+
+    /// As `patchEvent(since:)`, with the event as the streams share it (and its compression).
+    package func patch(since version: Int) -> (version: Int, patch: EncodedPatch?, navigate: String?) {
+        let (current, cached, fragments, navigate) = state.withLock { state in
+            var navigate: String?
+            if version > 0, let navigation = state.navigation, navigation.version > version {
+                navigate = navigation.location
+            }
+            if let cached = state.encoded[version] {
+                return (state.version, Optional(cached), [Fragment](), navigate)
+            }
+            let fragments = state.fragments(since: version)
+            return (state.version, nil, fragments, navigate)
+        }
+        if let cached { return (current, cached, navigate) }
+        guard !fragments.isEmpty else { return (current, nil, navigate) }
+        let patch = EncodedPatch(ServerSentEvent.patchEvent(id: current, fragments: fragments))
+        state.withLock { state in
+            // Kept only where another stream may ask the same: a session's one tab would otherwise
+            // hold a copy of its whole page until its next change.
+            if state.version == current, state.wakers.count > 1, state.encoded.count < Self.encodedCacheLimit {
+                state.encoded[version] = patch
+            }
+        }
+        return (current, patch, navigate)
+    }
+
+    /// Registers a stream's wake-up signal: it is woken whenever there may be something new
+    /// to send, and finished when the store finishes. Nil when the store has already finished.
+    public func addWaker(_ waker: StreamWaker) -> Int? {
+        state.withLock { state in
+            guard !state.isFinished else { return nil }
+            let id = state.nextWakerID
+            state.nextWakerID += 1
+            state.wakers[id] = waker
+            return id
+        }
+    }
+
+    public func removeWaker(_ id: Int) {
+        _ = state.withLock { $0.wakers.removeValue(forKey: id) }
+    }
+
+    /// Ends every stream: the session is gone.
+    public func finish() {
+        let wakers = state.withLock { state in
+            state.isFinished = true
+            let wakers = Array(state.wakers.values)
+            state.wakers.removeAll()
+            return wakers
+        }
+        for waker in wakers { waker.finish() }
+    }
+}

@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+
+/// Headers that keep the page from being framed, sniffed or made to run injected script.
+/// Behind a trusted TLS proxy, also `Strict-Transport-Security`, so the browser never again
+/// tries the shop over plain HTTP.
+package struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    package let origin: RequestOrigin
+
+    package init(origin: RequestOrigin) {
+        self.origin = origin
+    }
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws
+        -> Response
+    {
+        var response = try await next(request, context)
+        SecurityHeaders.apply(to: &response.headers)
+        if origin.isSecure(request) { response.headers[.strictTransportSecurity] = "max-age=31536000" }
+        return response
+    }
+}
+
+/// The security headers every response carries, whoever answers it (the router's middleware, or
+/// the static-file handler in front of the router).
+package enum SecurityHeaders {
+    package static var contentSecurityPolicy: String {
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+            + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+    }
+
+    /// Made once: a field made from a string checks every byte of its value, and the policy alone
+    /// is two hundred bytes, on every answer.
+    private static let fields: [HTTPField] = [
+        HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),
+        HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: .referrerPolicy, value: "same-origin"),
+        HTTPField(name: .xFrameOptions, value: "DENY"),
+    ]
+
+    package static func apply(to headers: inout HTTPFields) {
+        for field in fields { headers[fields: field.name] = [field] }
+    }
+}

@@ -1,0 +1,101 @@
+import Synchronization
+import Testing
+
+@testable import ServerMachinery
+
+@Suite("EventStreamHub")
+struct EventStreamHubTests {
+    /// A registered stream's wake-ups, counted without waiting.
+    struct Stream {
+        let wakes: AsyncStream<Void>
+        let waker: AsyncStream<Void>.Continuation
+
+        init() {
+            (wakes, waker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(100))
+        }
+
+        /// The wake-ups so far (the stream is finished to read them).
+        func count() async -> Int {
+            waker.finish()
+            var count = 0
+            for await _ in wakes { count += 1 }
+            return count
+        }
+    }
+
+    @Test("with one slice every beat wakes every stream")
+    func oneSlice() async {
+        let hub = EventStreamHub()
+        let streams = (0..<5).map { _ in Stream() }
+        for stream in streams { _ = hub.register(StreamWaker(stream.waker)) }
+        hub.beat()
+        hub.beat()
+        #expect(hub.heartbeat == 2)
+        for stream in streams { #expect(await stream.count() == 2) }
+    }
+
+    @Test("a stream woken by a beat can read the hub at once, and sees that beat")
+    func wakerReadsTheHeartbeatWhenWoken() {
+        // As a stream's catch-up does on its event loop, possibly while the beat is still waking
+        // the others: the beat neither holds the hub's lock while waking nor counts after it.
+        let hub = EventStreamHub()
+        let seen = Mutex<[Int]>([])
+        for _ in 0..<3 {
+            _ = hub.register(StreamWaker(wake: { seen.withLock { $0.append(hub.heartbeat) } }, finish: {}))
+        }
+        hub.beat()
+        hub.beat()
+        #expect(seen.withLock { $0 } == [1, 1, 1, 2, 2, 2])
+    }
+
+    @Test("with slices each beat wakes one slice, and a round of beats wakes every stream exactly once")
+    func slices() async {
+        let hub = EventStreamHub(slices: 4)
+        let streams = (0..<10).map { _ in Stream() }
+        for stream in streams { _ = hub.register(StreamWaker(stream.waker)) }
+        hub.beat()
+        // The first beat wakes the streams numbered 0, 4 and 8 only.
+        let first = Stream()
+        let firstID = hub.register(StreamWaker(first.waker))
+        #expect(firstID == 10)
+        for _ in 1..<4 { hub.beat() }
+        #expect(hub.heartbeat == 4)
+        for stream in streams { #expect(await stream.count() == 1) }
+        // Registered after the first beat, in the slice of beat 3 (10 % 4 == 2): woken once.
+        #expect(await first.count() == 1)
+    }
+
+    @Test("a stream that has gone is not woken, and the count of open streams follows")
+    func unregister() async {
+        let hub = EventStreamHub(slices: 2)
+        let gone = Stream()
+        let stays = Stream()
+        let goneID = hub.register(StreamWaker(gone.waker))
+        _ = hub.register(StreamWaker(stays.waker))
+        #expect(hub.openStreams == 2)
+        hub.unregister(goneID)
+        #expect(hub.openStreams == 1)
+        hub.beat()
+        hub.beat()
+        #expect(await gone.count() == 0)
+        #expect(await stays.count() == 1)
+    }
+
+    @Test("refusals are counted by the cap that refused them, and an allowed stream counts nothing")
+    func refusalsByCause() {
+        let hub = EventStreamHub(maxStreams: 1, maxStreamsPerSession: 2, maxKioskStreams: 1, maxStreamsPerClient: 1)
+        #expect(hub.refusal(kind: .shop, client: "a", sessionStreams: 0) == nil)
+        #expect(hub.refusalsByCause.isEmpty)
+        _ = hub.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
+        _ = hub.register(StreamWaker(Stream().waker), kind: .kiosk, client: "b")
+        #expect(hub.refusal(kind: .shop) != nil)
+        #expect(hub.refusal(kind: .shop) != nil)
+        #expect(hub.refusal(kind: .kiosk) != nil)
+        let large = EventStreamHub(maxStreams: 10, maxStreamsPerSession: 2, maxStreamsPerClient: 1)
+        _ = large.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
+        #expect(large.refusal(kind: .shop, client: "a") != nil)
+        #expect(large.refusal(kind: .shop, client: "c", sessionStreams: 2) != nil)
+        #expect(hub.refusalsByCause == ["streams": 2, "kiosk-streams": 1])
+        #expect(large.refusalsByCause == ["client-streams": 1, "session-streams": 1])
+    }
+}
