@@ -1,5 +1,6 @@
 import Benchmark
 import LuthierWeb
+import ServerMachinery
 import Synchronization
 
 /// The `patch` server-sent event: every change is escaped into JSON once per version and written

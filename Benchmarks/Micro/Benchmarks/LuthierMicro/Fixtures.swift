@@ -1,6 +1,7 @@
 import LuthierDomain
 import LuthierFeatures
 import LuthierWeb
+import ServerMachinery
 
 /// The values a typical session shows: a customised guitar, and a cart of two lines (three guitars).
 enum Fixtures {

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import LuthierWeb
 import NIOCore
+import ServerMachinery
 
 /// The gzip path of `Public/`: compressing is paid once per file at start-up, the lookup on every
 /// asset request.
