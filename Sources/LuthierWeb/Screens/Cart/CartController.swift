@@ -107,11 +107,3 @@ struct CartController: Sendable {
         }
     }
 }
-
-/// What the cart template shows.
-struct CartPage: Sendable {
-    let cart: CartOutput
-    let view: CartView
-    /// Set when the page is drawn as it was at a moment of the session (the inspector's scrubber).
-    var frozen: FrozenMoment? = nil
-}

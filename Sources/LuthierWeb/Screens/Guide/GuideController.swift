@@ -116,16 +116,3 @@ struct GuideController: Sendable {
         for action in actions { await session.build.send(.guide(action)) }
     }
 }
-
-/// What the guide template shows.
-struct GuidePage: Sendable {
-    struct Key: Hashable, Sendable {
-        let cart: CartOutput
-        let guide: GuideOutput
-    }
-
-    let cart: CartOutput
-    let guide: GuideOutput
-
-    var key: Key { Key(cart: cart, guide: guide) }
-}

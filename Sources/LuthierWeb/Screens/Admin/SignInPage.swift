@@ -1,0 +1,4 @@
+/// What the sign-in template shows.
+struct SignInPage: Sendable {
+    let message: String?
+}
