@@ -22,7 +22,7 @@ import Testing
         }
 
         func store(_ order: Order) -> TestStore<OrderTrackingFeature> {
-            var workshop = WorkshopClient.unimplemented
+            var workshop = WorkshopClient.failing(reporting: recordUnexpected)
             workshop.order = { _ in
                 self.reads.withLock { $0 += 1 }
                 guard let answer = self.stored.withLock({ $0 }) else { throw FakeWorkshop.StoreDown() }

@@ -67,3 +67,13 @@ public struct AnalyticsReport: Hashable, Sendable {
         self.mostAdded = mostAdded
     }
 }
+
+extension AnalyticsClient {
+    /// Analytics whose every call throws `WorkshopClient.Unimplemented`, told to `report` first.
+    public static func failing(reporting report: @escaping UnexpectedCallReport = { _ in }) -> AnalyticsClient {
+        AnalyticsClient(
+            record: { _ in throw unexpected("AnalyticsClient.record", report) },
+            report: { _ in throw unexpected("AnalyticsClient.report", report) }
+        )
+    }
+}

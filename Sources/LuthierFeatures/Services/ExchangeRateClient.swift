@@ -10,3 +10,10 @@ public struct ExchangeRateClient: Sendable {
         self.rate = rate
     }
 }
+
+extension ExchangeRateClient {
+    /// Rates whose every fetch throws `WorkshopClient.Unimplemented`, told to `report` first.
+    public static func failing(reporting report: @escaping UnexpectedCallReport = { _ in }) -> ExchangeRateClient {
+        ExchangeRateClient { _ in throw unexpected("ExchangeRateClient.rate", report) }
+    }
+}

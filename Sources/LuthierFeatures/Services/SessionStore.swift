@@ -70,3 +70,15 @@ public enum SessionSaveOutcome: Sendable, Equatable {
     /// session, or it was deleted). The writer reads the session again.
     case conflict
 }
+
+extension SessionStore {
+    /// Sessions whose every call throws `WorkshopClient.Unimplemented`, told to `report` first.
+    public static func failing(reporting report: @escaping UnexpectedCallReport = { _ in }) -> SessionStore {
+        SessionStore(
+            load: { _ in throw unexpected("SessionStore.load", report) },
+            save: { _, _, _ in throw unexpected("SessionStore.save", report) },
+            delete: { _ in throw unexpected("SessionStore.delete", report) },
+            deleteUnused: { _, _ in throw unexpected("SessionStore.deleteUnused", report) }
+        )
+    }
+}

@@ -87,3 +87,28 @@ public struct WorkshopClient: Sendable {
         public var description: String { "The workshop client has no \(name) call" }
     }
 }
+
+extension WorkshopClient {
+    /// A workshop whose every call throws `Unimplemented` and is told to `report` first: a test
+    /// sets the calls it expects, and reports any other as a failure (`Issue.record`), so that a
+    /// call whose error the caller catches still fails it.
+    public static func failing(reporting report: @escaping UnexpectedCallReport = { _ in }) -> WorkshopClient {
+        WorkshopClient(
+            availability: { _ in throw unexpected("WorkshopClient.availability", report) },
+            estimate: { _ in throw unexpected("WorkshopClient.estimate", report) },
+            shippingOptions: { _ in throw unexpected("WorkshopClient.shippingOptions", report) },
+            placeOrder: { _ in throw unexpected("WorkshopClient.placeOrder", report) },
+            order: { _ in throw unexpected("WorkshopClient.order", report) }
+        )
+    }
+}
+
+/// Where a failing double tells of a call nobody expected (a test records an issue); the call
+/// throws `WorkshopClient.Unimplemented` whatever it does.
+public typealias UnexpectedCallReport = @Sendable (_ call: String) -> Void
+
+/// Tells `report` of the call `name` and returns the error a failing double throws.
+func unexpected(_ name: String, _ report: UnexpectedCallReport) -> WorkshopClient.Unimplemented {
+    report(name)
+    return WorkshopClient.Unimplemented(name: name)
+}
