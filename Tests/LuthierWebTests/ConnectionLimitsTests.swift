@@ -28,7 +28,7 @@ struct ConnectionLimitsTests {
             let other = try await app.newSession()
             let otherStream = try await app.openEventStream(cookie: other)
             #expect(otherStream.head.status == .ok)
-            #expect(await eventually { app.services.hub.openStreams == 3 })
+            #expect(await app.streams { $0.open == 3 })
             let fourth = try await app.get("/events", cookie: try await app.newSession())
             #expect(fourth.status == 503)
             #expect(fourth.header("retry-after") == "10")
@@ -36,11 +36,11 @@ struct ConnectionLimitsTests {
             let kiosk = try await app.openEventStream("/kiosk/events", cookie: nil)
             #expect(kiosk.head.status == .ok)
             await kiosk.connection.close()
-            #expect(await eventually { app.services.hub.openKioskStreams == 0 })
+            #expect(await app.streams { $0.kiosk == 0 })
 
             // A closed stream frees its place.
             await first.connection.close()
-            #expect(await eventually { app.services.hub.openStreams == 2 })
+            #expect(await app.streams { $0.open == 2 })
             let again = try await app.openEventStream(cookie: cookie)
             #expect(again.head.status == .ok)
             for stream in [second, otherStream, again] { await stream.connection.close() }
@@ -59,7 +59,7 @@ struct ConnectionLimitsTests {
             open.append(try await app.openEventStream(cookie: cookie))
             open.append(try await app.openEventStream("/kiosk/events", cookie: nil))
             #expect(open.allSatisfy { $0.head.status == .ok })
-            #expect(await eventually { app.services.hub.streams(ofClient: "127.0.0.1") == 3 })
+            #expect(await app.streams { $0.ofClient("127.0.0.1") == 3 })
 
             let refused = try await app.get("/events", cookie: try await app.newSession())
             #expect(refused.status == 503)
@@ -71,14 +71,14 @@ struct ConnectionLimitsTests {
             let other = try await app.openEventStream(
                 "/kiosk/events", cookie: nil, headers: [("X-Forwarded-For", "198.51.100.7, 203.0.113.5")])
             #expect(other.head.status == .ok)
-            #expect(await eventually { app.services.hub.streams(ofClient: "203.0.113.5") == 1 })
+            #expect(await app.streams { $0.ofClient("203.0.113.5") == 1 })
             for stream in open + [other] { await stream.connection.close() }
         }
         // Without --trust-proxy the header is anyone's to forge, and is not believed.
         try await TestApp.run(configure: { $0.maxEventStreamsPerClient = 1 }) { app in
             let first = try await app.openEventStream("/kiosk/events", cookie: nil)
             #expect(first.head.status == .ok)
-            #expect(await eventually { app.services.hub.streams(ofClient: "127.0.0.1") == 1 })
+            #expect(await app.streams { $0.ofClient("127.0.0.1") == 1 })
             let forged = try await app.get("/kiosk/events", headers: [("X-Forwarded-For", "203.0.113.5")])
             #expect(forged.status == 503)
             await first.connection.close()
@@ -92,7 +92,7 @@ struct ConnectionLimitsTests {
                 try await app.openEventStream("/kiosk/events", cookie: nil),
                 try await app.openEventStream("/kiosk/events", cookie: nil),
             ]
-            #expect(await eventually { app.services.hub.openKioskStreams == 2 })
+            #expect(await app.streams { $0.kiosk == 2 })
             let third = try await app.get("/kiosk/events")
             #expect(third.status == 503)
             #expect(third.text.contains("kiosk displays"))

@@ -282,7 +282,7 @@ struct EventStreamConnectionTests {
             case .halfClose: try await stream.connection.closeOutput()
             }
             // No write is needed to notice: the clock is not advanced, so no heartbeat is sent.
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
             #expect(await eventually { session.fragments.subscriberCount == 0 })
             #expect(app.services.hub.heartbeat == 0)
             if mode == .halfClose {
@@ -295,7 +295,7 @@ struct EventStreamConnectionTests {
             #expect(patch.targets == Self.allTargets)
             #expect(app.services.hub.openStreams == 1)
             await again.close()
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
         }
     }
 
@@ -308,7 +308,7 @@ struct EventStreamConnectionTests {
                 let (stream, _, _) = try await Self.openAndReadOpening(app, cookie: cookie)
                 await stream.close()
             }
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
             #expect(await eventually { session.fragments.subscriberCount == 0 })
             #expect(session.build.outputSubscriberCount <= 1)
         }
@@ -324,7 +324,7 @@ struct EventStreamConnectionTests {
             #expect(last.retry == String(app.configuration.reconnectDelayMilliseconds))
             #expect(last.comments.contains { $0.contains("stopping") }, "\(last)")
             #expect(try await stream.next() == nil)
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
             await stream.close()
         }
     }

@@ -161,7 +161,7 @@ struct FuzzTests {
             let fuzzDuration = ContinuousClock.now - fuzzStarted
             // Let debounced currency choices settle, then judge what is left behind.
             await app.clock.base.advance(by: .seconds(1))
-            let streamsClosed = await eventually(within: .seconds(10)) { app.services.hub.openStreams == 0 }
+            let streamsClosed = await app.streams(within: .seconds(10)) { $0.open == 0 }
             #expect(
                 streamsClosed,
                 "seed \(Self.hex(seed)): \(app.services.hub.openStreams) event streams still open after the run")

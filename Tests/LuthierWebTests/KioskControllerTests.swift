@@ -224,7 +224,7 @@ struct KioskControllerTests {
             // Randomised, so that screens reconnecting after a restart spread out.
             #expect(retries.count > 1)
             #expect(app.services.registry.count == 0)
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
         }
     }
 
@@ -391,7 +391,7 @@ struct KioskControllerTests {
                 #expect(response.status == 404, "\(path)")
                 #expect(response.header("Content-Type")?.hasPrefix("text/event-stream") != true)
             }
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
         }
     }
 
@@ -498,7 +498,7 @@ struct KioskControllerTests {
                     try await group.waitForAll()
                 }
             }
-            #expect(await eventually { app.services.hub.openStreams == 0 }, "\(app.services.hub.openStreams) open")
+            #expect(await app.streams { $0.open == 0 }, "\(app.services.hub.openStreams) open")
             #expect(await eventually { showroom.kioskFragments.subscriberCount == 0 })
             #expect(
                 await eventually { showroom.floor.subscriberCount == floorReaders }, "\(showroom.floor.subscriberCount)"
@@ -543,7 +543,7 @@ struct KioskControllerTests {
                 #expect(hinted, "the stream ended without a reconnect hint")
                 await stream.close()
             }
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
             #expect(await eventually { app.services.showroom.kioskFragments.subscriberCount == 0 })
             #expect(await eventually { app.services.showroom.floor.subscriberCount == 0 })
             #expect(await eventually { app.services.showroom.feed.subscriberCount == 0 })

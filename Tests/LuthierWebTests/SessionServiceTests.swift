@@ -67,7 +67,7 @@ struct SessionServiceTests {
             #expect(try await app.get(cookie: cookie).headers["Set-Cookie"].isEmpty)
 
             await stream.close()
-            #expect(await eventually { app.services.hub.openStreams == 0 })
+            #expect(await app.streams { $0.open == 0 })
             try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
         }

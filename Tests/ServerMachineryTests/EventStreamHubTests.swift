@@ -98,4 +98,26 @@ struct EventStreamHubTests {
         #expect(hub.refusalsByCause == ["streams": 2, "kiosk-streams": 1])
         #expect(large.refusalsByCause == ["client-streams": 1, "session-streams": 1])
     }
+
+    @Test(
+        "a wait for the counts returns when a stream's opening or release meets it, at once if met, and on cancellation",
+        .timeLimit(.minutes(1)))
+    func untilTheCountsMeetACondition() async {
+        let hub = EventStreamHub()
+        let idle = StreamWaker(wake: {}, finish: {})
+        await hub.until { $0.open == 0 }  // met already: returns at once
+        let twoOpen = Task { await hub.until { $0.open == 2 && $0.ofClient("a") == 1 } }
+        let first = hub.register(idle, client: "a")
+        let second = hub.register(idle, kind: .kiosk, client: "b")
+        await twoOpen.value
+        let released = Task { await hub.until { $0.open == 0 } }
+        hub.unregister(first)
+        hub.unregister(second)
+        await released.value
+        #expect(hub.openStreams == 0)
+        // A wait nobody meets ends when its task is cancelled (the tests' time bound does so).
+        let never = Task { await hub.until { $0.kiosk == 5 } }
+        never.cancel()
+        await never.value
+    }
 }

@@ -45,6 +45,22 @@ public final class EventStreamHub: Sendable {
         package var total: Int { byKind.values.reduce(0, +) }
     }
 
+    /// The open streams as the hub counts them: what `until(_:)` waits on.
+    package struct Counts: Sendable {
+        package let open: Int
+        package let kiosk: Int
+        package let byKind: [Kind: Int]
+        package let perClient: [String: Int]
+
+        /// Streams open for `client`.
+        package func ofClient(_ client: String) -> Int { perClient[client] ?? 0 }
+    }
+
+    package struct Waiter {
+        let condition: @Sendable (Counts) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
     /// Why a stream ended, as its log line says.
     public enum EndReason: String, Sendable {
         case clientLeft = "the client closed it"
@@ -78,9 +94,23 @@ public final class EventStreamHub: Sendable {
         /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
         /// replaces it.
         package var bundles: [String: @Sendable () -> EventLoopFuture<Void>] = [:]
-        /// Those waiting in `untilEveryStreamHasEnded()`, by their number.
-        package var drainWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        package var nextDrainWaiter = 0
+        /// Those waiting in `until(_:)` for the counts to meet their condition, by their number.
+        package var waiters: [Int: Waiter] = [:]
+        package var nextWaiter = 0
+
+        var counts: Counts {
+            Counts(open: streams.count, kiosk: kioskStreams, byKind: byKind, perClient: perClient)
+        }
+
+        /// Takes out the waiters whose condition the counts now meet, to be resumed once the lock
+        /// is let go.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !waiters.isEmpty else { return [] }
+            let now = counts
+            let met = waiters.filter { $0.value.condition(now) }
+            for number in met.keys { waiters[number] = nil }
+            return met.values.map(\.continuation)
+        }
     }
 
     private let state = Mutex(State())
@@ -257,7 +287,7 @@ public final class EventStreamHub: Sendable {
     public var heartbeat: Int { beats.load(ordering: .acquiring) }
 
     package func register(_ waker: StreamWaker, kind: Kind = .shop, client: String = "") -> Int {
-        let (id, open) = state.withLock { state in
+        let (id, open, satisfied) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.streams[id] = Stream(waker: waker, kind: kind, client: client)
@@ -265,8 +295,9 @@ public final class EventStreamHub: Sendable {
             state.byKind[kind, default: 0] += 1
             state.perClient[client, default: 0] += 1
             if kind == .inspector { state.inspectorsPerClient[client, default: 0] += 1 }
-            return (id, state.streams.count)
+            return (id, state.streams.count, state.satisfiedWaiters())
         }
+        for waiter in satisfied { waiter.resume() }
         logger.info("Event stream opened", metadata: ["stream": "\(id)", "kind": "\(kind)", "open": "\(open)"])
         return id
     }
@@ -300,7 +331,7 @@ public final class EventStreamHub: Sendable {
     /// Forgets a stream; called once its connection has closed, so that the counts (and the
     /// caps) hold every connection a stream still occupies.
     package func unregister(_ id: Int) {
-        let drained = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let satisfied = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard let stream = state.streams.removeValue(forKey: id) else { return [] }
             if stream.kind == .kiosk { state.kioskStreams -= 1 }
             state.byKind[stream.kind, default: 1] -= 1
@@ -310,11 +341,9 @@ public final class EventStreamHub: Sendable {
                 let inspectors = (state.inspectorsPerClient[stream.client] ?? 1) - 1
                 state.inspectorsPerClient[stream.client] = inspectors > 0 ? inspectors : nil
             }
-            guard state.streams.isEmpty else { return [] }
-            defer { state.drainWaiters.removeAll() }
-            return Array(state.drainWaiters.values)
+            return state.satisfiedWaiters()
         }
-        for waiter in drained { waiter.resume() }
+        for waiter in satisfied { waiter.resume() }
     }
 
     /// Returns once no stream is open (at once if none is), or when the task is cancelled.
@@ -322,21 +351,28 @@ public final class EventStreamHub: Sendable {
     /// A stream's connection is not a task of the server's, so nothing else holds a graceful
     /// shutdown until the streams have sent their last event (``EventStreamDrain``).
     public func untilEveryStreamHasEnded() async {
+        await until { $0.open == 0 }
+    }
+
+    /// Returns once the counts meet `condition` (at once if they do), or when the task is
+    /// cancelled: the hub tells each change, so nobody has to look again and again (a test that
+    /// waits for a closed tab's stream to be released, the drain at shutdown).
+    package func until(_ condition: @escaping @Sendable (Counts) -> Bool) async {
         let number = state.withLock { state in
-            defer { state.nextDrainWaiter += 1 }
-            return state.nextDrainWaiter
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let waits = state.withLock { state in
-                    guard !state.streams.isEmpty, !Task.isCancelled else { return false }
-                    state.drainWaiters[number] = continuation
+                    guard !condition(state.counts), !Task.isCancelled else { return false }
+                    state.waiters[number] = Waiter(condition: condition, continuation: continuation)
                     return true
                 }
                 if !waits { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.drainWaiters.removeValue(forKey: number) }?.resume()
+            state.withLock { $0.waiters.removeValue(forKey: number) }?.continuation.resume()
         }
     }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import LuthierFeatures
 import NIOHTTP1
+import ServerMachinery
 import ServiceLifecycle
 import TestSupport
 
@@ -216,6 +217,28 @@ struct TestApp: Sendable {
     /// The session a cookie names, if it is in memory now (no restore from the store).
     func liveSession(_ cookie: String?) -> Session? {
         cookie.map(jar.current(of:)).flatMap(SessionID.init(cookieValue:)).flatMap { services.registry.live($0) }
+    }
+
+    /// Waits until the hub's counts meet `condition`, as the hub tells each stream opened and
+    /// released (nothing polls); false if they have not after `limit`, which only keeps a broken
+    /// server from hanging the test.
+    func streams(
+        within limit: Duration = .seconds(5), _ condition: @escaping @Sendable (EventStreamHub.Counts) -> Bool
+    ) async -> Bool {
+        let hub = services.hub
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await hub.until(condition)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Opens `GET /events` and reads its head.
