@@ -132,6 +132,7 @@ let package = Package(
             name: "LuthierLiveTests",
             dependencies: [
                 "LuthierLive",
+                "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -139,8 +140,8 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
-        // What the test targets share: a log capture, seeded randomness, gzip inflation and a
-        // folder of static files.
+        // What the test targets share: loopback servers and raw HTTP clients, a log capture,
+        // seeded randomness, gzip inflation, the event-stream parser and a folder of static files.
         .target(
             name: "TestSupport",
             dependencies: [
@@ -149,6 +150,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/TestSupport"
         ),

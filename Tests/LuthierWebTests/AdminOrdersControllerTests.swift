@@ -1,5 +1,6 @@
 import LuthierDomain
 import LuthierFeatures
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -1,5 +1,6 @@
 import Foundation
 import LuthierFeatures
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -1,6 +1,7 @@
 import Foundation
 import LuthierDomain
 import LuthierFeatures
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -1,5 +1,6 @@
 import CompressNIO
 import NIOCore
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

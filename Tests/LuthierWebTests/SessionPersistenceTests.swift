@@ -2,6 +2,7 @@ import Foundation
 import LuthierDomain
 import LuthierFeatures
 import LuthierLive
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

@@ -1,4 +1,5 @@
 import ServerMachinery
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

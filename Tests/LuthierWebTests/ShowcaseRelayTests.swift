@@ -3,6 +3,7 @@ import Foundation
 import LuthierDomain
 import LuthierFeatures
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LuthierWeb

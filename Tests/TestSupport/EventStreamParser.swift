@@ -41,6 +41,11 @@ package struct Patch: Decodable, Sendable, Equatable {
     package struct Item: Decodable, Sendable, Equatable {
         package var target: String
         package var html: String
+
+        package init(target: String, html: String) {
+            self.target = target
+            self.html = html
+        }
     }
 
     package var fragments: [Item]
@@ -48,6 +53,10 @@ package struct Patch: Decodable, Sendable, Equatable {
     package var targets: [String] { fragments.map(\.target) }
 
     package func html(_ target: String) -> String? { fragments.first { $0.target == target }?.html }
+
+    package init(fragments: [Item]) {
+        self.fragments = fragments
+    }
 }
 
 /// Incremental text/event-stream parsing (WHATWG HTML, "Server-sent events"): bytes in, blocks out.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import TestSupport
 
 /// A real Hacker-News-compatible API on 127.0.0.1 (`/v0/newstories.json`, `/v0/item/{id}.json`)
 /// whose answers each test sets: a body, a status, or a body held until the test releases it (so

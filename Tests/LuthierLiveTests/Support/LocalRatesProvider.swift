@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import TestSupport
 
 /// A real HTTP rates provider on 127.0.0.1, on a port the system picks, whose answer each test sets,
 /// and which counts the requests it gets.

@@ -1,4 +1,5 @@
 import NIOCore
+import TestSupport
 
 /// One request as the fuzzer writes it, byte for byte: the method, target and version as given,
 /// the headers in order (values may hold any bytes), the body and how it is framed. Also what an

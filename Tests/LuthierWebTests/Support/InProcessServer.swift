@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import Synchronization
+import TestSupport
 
 @testable import LuthierWeb
 

@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 
 /// What a browser's cookie jar does for the session cookie when an order replaces it (the session
 /// gets a new id): later requests carry the new value. Tests keep the value they first got; the

@@ -1,5 +1,6 @@
 import Clocks
 import Synchronization
+import TestSupport
 
 /// swift-clocks' `TestClock`, watched: it knows which sleeps are pending, so a test advances time
 /// only once the server's timers are asleep, one deadline at a time, and knows that every timer

@@ -3,23 +3,23 @@ import Synchronization
 /// An unbounded queue between a producer (a socket's read loop) and one test that awaits its
 /// elements one at a time. `next()` honours cancellation without losing a later element, so a
 /// reader can be raced against a timeout.
-final class AsyncTestQueue<Element: Sendable>: Sendable {
+package final class AsyncTestQueue<Element: Sendable>: Sendable {
     private struct Waiter {
-        let id: Int
-        let continuation: CheckedContinuation<Element?, any Error>
+        package let id: Int
+        package let continuation: CheckedContinuation<Element?, any Error>
     }
 
     private struct State {
-        var buffer: [Element] = []
-        var waiter: Waiter?
-        var nextID = 0
-        var isFinished = false
-        var failure: (any Error)?
+        package var buffer: [Element] = []
+        package var waiter: Waiter?
+        package var nextID = 0
+        package var isFinished = false
+        package var failure: (any Error)?
     }
 
     private let state = Mutex(State())
 
-    func push(_ element: Element) {
+    package func push(_ element: Element) {
         let waiter: Waiter? = state.withLock { state in
             guard !state.isFinished else { return nil }
             if let waiter = state.waiter {
@@ -33,7 +33,7 @@ final class AsyncTestQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the queue: buffered elements are still delivered, then `nil` (or `error`).
-    func finish(throwing error: (any Error)? = nil) {
+    package func finish(throwing error: (any Error)? = nil) {
         let waiter: Waiter? = state.withLock { state in
             guard !state.isFinished else { return nil }
             state.isFinished = true
@@ -50,7 +50,7 @@ final class AsyncTestQueue<Element: Sendable>: Sendable {
     }
 
     /// The next element, or nil once the queue has finished and is drained.
-    func next() async throws -> Element? {
+    package func next() async throws -> Element? {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -80,20 +80,25 @@ final class AsyncTestQueue<Element: Sendable>: Sendable {
         }
     }
 
-    struct ConcurrentReadError: Error {}
+    package struct ConcurrentReadError: Error {}
 }
 
 /// Raised when a bounded wait runs out: a safety net so a broken server fails the test instead of
 /// hanging it, never the thing a test asserts.
-struct TimeoutError: Error, CustomStringConvertible {
-    let what: String
-    let limit: Duration
+package struct TimeoutError: Error, CustomStringConvertible {
+    package let what: String
+    package let limit: Duration
 
-    var description: String { "Timed out after \(limit) waiting for \(what)" }
+    package var description: String { "Timed out after \(limit) waiting for \(what)" }
+
+    package init(what: String, limit: Duration) {
+        self.what = what
+        self.limit = limit
+    }
 }
 
 /// Runs `operation`, failing with `TimeoutError` if it has not finished within `limit`.
-func withTimeout<Value: Sendable>(
+package func withTimeout<Value: Sendable>(
     _ limit: Duration,
     waitingFor what: String,
     _ operation: @escaping @Sendable () async throws -> Value
@@ -112,7 +117,7 @@ func withTimeout<Value: Sendable>(
 
 /// Waits, in short steps and for at most `limit`, until `condition` holds; for server-side
 /// clean-up that has no event to await. Returns whether it held.
-func eventually(
+package func eventually(
     within limit: Duration = .seconds(5),
     _ condition: @Sendable () -> Bool
 ) async -> Bool {
@@ -126,7 +131,7 @@ func eventually(
 }
 
 /// As `eventually`, for a condition that has to await (a database read).
-func eventuallyAsync(
+package func eventuallyAsync(
     within limit: Duration = .seconds(5),
     _ condition: @Sendable () async -> Bool
 ) async -> Bool {

@@ -6,7 +6,7 @@ import Logging
 /// test provider that holds requests lets them answer there, so that the server can stop.
 ///
 /// The local providers (`LocalRatesProvider`, `LocalNewsProvider`) serve their tests through it.
-func withLoopbackServer(
+package func withLoopbackServer(
     _ router: Router<BasicRequestContext>, label: String, settle: @escaping () -> Void = {},
     _ body: (Int) async throws -> Void
 ) async throws {
@@ -33,6 +33,10 @@ func withLoopbackServer(
 }
 
 /// The server never told its port (it could not listen).
-struct LoopbackServerDidNotStart: Error {
-    let label: String
+package struct LoopbackServerDidNotStart: Error {
+    package let label: String
+
+    package init(label: String) {
+        self.label = label
+    }
 }

@@ -1,42 +1,41 @@
 import NIOCore
 import NIOPosix
-import TestSupport
 
 /// One HTTP/1.1 response as a raw client read it off the wire.
-struct RawHTTPResponse: Sendable, CustomStringConvertible {
-    var status: Int
-    var reason: String
+package struct RawHTTPResponse: Sendable, CustomStringConvertible {
+    package var status: Int
+    package var reason: String
     /// In the order received; names lowercased.
-    var headers: [(name: String, value: String)]
-    var body: ByteBuffer
+    package var headers: [(name: String, value: String)]
+    package var body: ByteBuffer
     /// An event stream read only up to its opening (the client closed it there).
-    var isPartial = false
+    package var isPartial = false
 
     /// The first value of a header, by case-insensitive name.
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let name = name.lowercased()
         return headers.first { $0.name == name }?.value
     }
 
     /// Every value of a header, by case-insensitive name.
-    func headers(named name: String) -> [String] {
+    package func headers(named name: String) -> [String] {
         let name = name.lowercased()
         return headers.filter { $0.name == name }.map(\.value)
     }
 
-    var text: String { String(buffer: body) }
+    package var text: String { String(buffer: body) }
 
     /// The body as it reads once its `Content-Encoding` is undone (gzip, whole or cut short);
     /// nil when it does not inflate.
-    var plainText: String? {
+    package var plainText: String? {
         guard header("Content-Encoding") == "gzip" else { return text }
         return (try? GzipInflater.inflate(body)).map { String(buffer: $0) }
     }
 
     /// Whether the server said it closes the connection after this response.
-    var closesConnection: Bool { header("Connection")?.lowercased().contains("close") ?? false }
+    package var closesConnection: Bool { header("Connection")?.lowercased().contains("close") ?? false }
 
-    var description: String {
+    package var description: String {
         let text = self.text
         let excerpt = text.count > 240 ? String(text.prefix(240)) + "…" : text
         let headers = headers.filter { !Self.boringHeaders.contains($0.name) }
@@ -46,10 +45,17 @@ struct RawHTTPResponse: Sendable, CustomStringConvertible {
     private static let boringHeaders: Set<String> = [
         "content-security-policy", "referrer-policy", "x-frame-options", "date", "server",
     ]
+
+    package init(status: Int, reason: String, headers: [(name: String, value: String)], body: ByteBuffer) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// How much of a response to read.
-enum RawResponseExpectation: Sendable {
+package enum RawResponseExpectation: Sendable {
     /// The whole response. After a `HEAD` request a response never has a body.
     case whole(isHead: Bool)
     /// The head, then the body only up to its `blocks`-th blank line (an event stream's opening),
@@ -61,7 +67,7 @@ enum RawResponseExpectation: Sendable {
 }
 
 /// Why an exchange got no (complete) answer.
-enum RawHTTPFailure: Error, Sendable, CustomStringConvertible {
+package enum RawHTTPFailure: Error, Sendable, CustomStringConvertible {
     /// Nothing complete arrived within the time limit: the server hangs (or is far too slow).
     case timedOut(after: TimeAmount, received: [RawHTTPResponse], pendingBytes: Int)
     /// The server closed the connection before answering every request sent.
@@ -71,7 +77,7 @@ enum RawHTTPFailure: Error, Sendable, CustomStringConvertible {
     /// The connection could not be used (it was closed before the request was written).
     case notSent(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .timedOut(let limit, let received, let pending):
             "no complete answer within \(limit.nanoseconds / 1_000_000) ms (answers so far: \(received), "
@@ -87,24 +93,34 @@ enum RawHTTPFailure: Error, Sendable, CustomStringConvertible {
 
 /// What the handler is given to send: raw request bytes (one request or several pipelined), what
 /// to read back for each, and where to deliver the answers.
-struct RawHTTPExchange: Sendable {
-    var bytes: ByteBuffer
-    var expectations: [RawResponseExpectation]
-    var timeout: TimeAmount
-    var promise: EventLoopPromise<[RawHTTPResponse]>
+package struct RawHTTPExchange: Sendable {
+    package var bytes: ByteBuffer
+    package var expectations: [RawResponseExpectation]
+    package var timeout: TimeAmount
+    package var promise: EventLoopPromise<[RawHTTPResponse]>
+
+    package init(
+        bytes: ByteBuffer, expectations: [RawResponseExpectation], timeout: TimeAmount,
+        promise: EventLoopPromise<[RawHTTPResponse]>
+    ) {
+        self.bytes = bytes
+        self.expectations = expectations
+        self.timeout = timeout
+        self.promise = promise
+    }
 }
 
 /// A keep-alive HTTP/1.1 client connection that writes requests exactly as given (malformed ones
 /// included) and parses the responses on the event loop: status line, headers, and bodies framed
 /// by `Content-Length`, chunked transfer coding or the end of the connection.
-final class RawHTTPConnection: Sendable {
-    let channel: any Channel
+package final class RawHTTPConnection: Sendable {
+    package let channel: any Channel
 
     private init(channel: any Channel) {
         self.channel = channel
     }
 
-    static func connect(port: Int) async throws -> RawHTTPConnection {
+    package static func connect(port: Int) async throws -> RawHTTPConnection {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -117,10 +133,10 @@ final class RawHTTPConnection: Sendable {
         return RawHTTPConnection(channel: channel)
     }
 
-    var isActive: Bool { channel.isActive }
+    package var isActive: Bool { channel.isActive }
 
     /// Sends `bytes` and reads one response per expectation, within `timeout` for all of them.
-    func exchange(
+    package func exchange(
         _ bytes: ByteBuffer,
         expecting expectations: [RawResponseExpectation],
         timeout: TimeAmount
@@ -141,22 +157,22 @@ final class RawHTTPConnection: Sendable {
         }
     }
 
-    func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }
 
 /// The parser behind `RawHTTPConnection`, on the channel's event loop.
-final class RawHTTPClientHandler: ChannelDuplexHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundIn = RawHTTPExchange
-    typealias OutboundOut = ByteBuffer
+package final class RawHTTPClientHandler: ChannelDuplexHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundIn = RawHTTPExchange
+    package typealias OutboundOut = ByteBuffer
 
     private struct Pending {
-        let id: Int
-        let exchange: RawHTTPExchange
-        var received: [RawHTTPResponse] = []
-        var timer: Scheduled<Void>?
+        package let id: Int
+        package let exchange: RawHTTPExchange
+        package var received: [RawHTTPResponse] = []
+        package var timer: Scheduled<Void>?
     }
 
     private enum Phase {
@@ -181,7 +197,7 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
     private var openingInflater: GzipInflater?
     private var isClosed = false
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
         promise?.succeed()
         guard !isClosed else {
@@ -200,7 +216,7 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
         context.writeAndFlush(wrapOutboundOut(exchange.bytes), promise: nil)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         buffer.writeBuffer(&bytes)
         do {
@@ -210,7 +226,7 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         isClosed = true
         if case .untilClose = phase, var finished = response {
             finished.body.writeBuffer(&buffer)
@@ -220,7 +236,7 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
 
@@ -251,8 +267,12 @@ final class RawHTTPClientHandler: ChannelDuplexHandler {
         return first.exchange.expectations[first.received.count]
     }
 
-    struct ParseError: Error, CustomStringConvertible {
-        let description: String
+    package struct ParseError: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     private func parse(context: ChannelHandlerContext) throws {

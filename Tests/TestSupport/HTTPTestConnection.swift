@@ -4,36 +4,49 @@ import NIOPosix
 
 /// One HTTP/1.1 request as the test sends it: raw header names and values, so that `Host`,
 /// `Origin` and malformed bodies are exactly what the test says.
-struct TestRequest: Sendable {
-    var method: HTTPMethod
-    var path: String
-    var headers: [(name: String, value: String)] = []
-    var body: [UInt8]?
+package struct TestRequest: Sendable {
+    package var method: HTTPMethod
+    package var path: String
+    package var headers: [(name: String, value: String)] = []
+    package var body: [UInt8]?
+
+    package init(method: HTTPMethod, path: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil)
+    {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// A whole response, read to its end.
-struct TestHTTPResponse: Sendable, CustomStringConvertible {
-    let head: HTTPResponseHead
-    let body: [UInt8]
+package struct TestHTTPResponse: Sendable, CustomStringConvertible {
+    package let head: HTTPResponseHead
+    package let body: [UInt8]
 
-    var status: Int { Int(head.status.code) }
-    var headers: HTTPHeaders { head.headers }
-    var text: String { String(decoding: body, as: UTF8.self) }
+    package var status: Int { Int(head.status.code) }
+    package var headers: HTTPHeaders { head.headers }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The single value of a header (nil if absent).
-    func header(_ name: String) -> String? { head.headers.first(name: name) }
+    package func header(_ name: String) -> String? { head.headers.first(name: name) }
 
     /// Short enough for a failure message.
-    var description: String {
+    package var description: String {
         let excerpt = text.count > 300 ? String(text.prefix(300)) + "…" : text
         return "\(status) \(head.headers.map { "\($0.name): \($0.value)" }) \(excerpt.debugDescription)"
+    }
+
+    package init(head: HTTPResponseHead, body: [UInt8]) {
+        self.head = head
+        self.body = body
     }
 }
 
 /// A real TCP connection to the server that sends one request and hands the response over part by
 /// part as the bytes arrive, so a test can read a streaming body incrementally.
-final class HTTPTestConnection: Sendable {
-    static let timeout: Duration = .seconds(10)
+package final class HTTPTestConnection: Sendable {
+    package static let timeout: Duration = .seconds(10)
 
     private let channel: any Channel
     private let parts: AsyncTestQueue<HTTPClientResponsePart>
@@ -54,7 +67,7 @@ final class HTTPTestConnection: Sendable {
 
     /// Connects to 127.0.0.1:`port` and sends `request` (adding `Host` and `Content-Length`
     /// unless the request sets them).
-    static func open(port: Int, request: TestRequest) async throws -> HTTPTestConnection {
+    package static func open(port: Int, request: TestRequest) async throws -> HTTPTestConnection {
         let asyncChannel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .connect(host: "127.0.0.1", port: port) { channel in
@@ -99,14 +112,14 @@ final class HTTPTestConnection: Sendable {
     }
 
     /// Returns once the whole request has been written to the socket (or the connection failed).
-    func requestSent() async throws {
+    package func requestSent() async throws {
         _ = try await withTimeout(Self.timeout, waitingFor: "the request to be sent") { [sent] in
             try await sent.next()
         }
     }
 
     /// The response head, which must be the first part.
-    func head() async throws -> HTTPResponseHead {
+    package func head() async throws -> HTTPResponseHead {
         let part = try await withTimeout(Self.timeout, waitingFor: "the response head") { [parts] in
             try await parts.next()
         }
@@ -115,7 +128,7 @@ final class HTTPTestConnection: Sendable {
     }
 
     /// The next piece of body as it arrived, or nil at the end of the body (or of the connection).
-    func nextBodyChunk(timeout: Duration = HTTPTestConnection.timeout) async throws -> ByteBuffer? {
+    package func nextBodyChunk(timeout: Duration = HTTPTestConnection.timeout) async throws -> ByteBuffer? {
         let part = try await withTimeout(timeout, waitingFor: "the next piece of the response body") { [parts] in
             try await parts.next()
         }
@@ -127,7 +140,7 @@ final class HTTPTestConnection: Sendable {
     }
 
     /// The whole response.
-    func response() async throws -> TestHTTPResponse {
+    package func response() async throws -> TestHTTPResponse {
         let head = try await head()
         var body: [UInt8] = []
         while let chunk = try await nextBodyChunk() { body += Array(buffer: chunk) }
@@ -135,17 +148,21 @@ final class HTTPTestConnection: Sendable {
     }
 
     /// Closes the socket, as a browser closing the tab does.
-    func close() async {
+    package func close() async {
         try? await channel.close()
         await pump.value
     }
 
     /// Sends only a FIN: the client is done sending but could still read.
-    func closeOutput() async throws {
+    package func closeOutput() async throws {
         try await channel.close(mode: .output)
     }
 
-    struct UnexpectedPart: Error, CustomStringConvertible {
-        let description: String
+    package struct UnexpectedPart: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 }
