@@ -188,6 +188,7 @@ let package = Package(
         .testTarget(
             name: "luthierTests",
             dependencies: [
+                "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

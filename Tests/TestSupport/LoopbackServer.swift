@@ -5,11 +5,12 @@ import Logging
 /// gets the port. `settle` runs when `body` has ended, thrown or not, before the server stops: a
 /// test provider that holds requests lets them answer there, so that the server can stop.
 ///
-/// The local providers (`LocalRatesProvider`, `LocalNewsProvider`) serve their tests through it.
-package func withLoopbackServer(
+/// The live tests' local providers (`LocalRatesProvider`, `LocalNewsProvider`) and the process
+/// tests' rates provider serve through it.
+package func withLoopbackServer<T>(
     _ router: Router<BasicRequestContext>, label: String, settle: @escaping () -> Void = {},
-    _ body: (Int) async throws -> Void
-) async throws {
+    _ body: (Int) async throws -> T
+) async throws -> T {
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = Application(
         router: router,
@@ -20,7 +21,7 @@ package func withLoopbackServer(
         },
         logger: Logger(label: label, factory: { _ in SwiftLogNoOpLogHandler() })
     )
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await app.runService(gracefulShutdownSignals: []) }
         defer {
             settle()
@@ -28,7 +29,7 @@ package func withLoopbackServer(
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw LoopbackServerDidNotStart(label: label) }
-        try await body(port)
+        return try await body(port)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Logging
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -55,25 +55,8 @@ enum RatesProvider: Sendable, CustomTestStringConvertible {
                 return Response(status: .ok)
             }
         }
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                if let port = channel.localAddress?.port { portContinuation.yield(port) }
-                portContinuation.finish()
-            },
-            logger: Logger(label: "rates-provider", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.runService(gracefulShutdownSignals: [])
-                return nil
-            }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw TestFailure("the rates provider did not start") }
-            return try await body("http://127.0.0.1:\(port)/rates")
+        return try await withLoopbackServer(router, label: "rates-provider") { port in
+            try await body("http://127.0.0.1:\(port)/rates")
         }
     }
 }
