@@ -46,7 +46,7 @@ struct CheckoutControllerTests {
     /// Lets the currency debounce's clock move by `duration`: waits until the debounce is asleep on
     /// the test clock (beside the server's own timers), then advances it.
     static func advanceDebounce(_ app: TestApp, by duration: Duration) async throws {
-        let asleep = await eventually { app.clock.pendingCount >= TestApp.serverTimers + 1 }
+        let asleep = await app.clock.untilPending(atLeast: TestApp.serverTimers + 1)
         try #require(asleep, "the currency debounce never slept on the test clock")
         await app.clock.base.advance(by: duration)
     }

@@ -66,7 +66,7 @@ struct KioskControllerTests {
 
     /// Moves the showroom clock on by `duration` (deadline by deadline), once its timers sleep.
     static func advanceShowroom(_ app: TestApp, by duration: Duration) async throws {
-        let asleep = await eventually { app.showroomClock.pendingCount >= showroomTimers }
+        let asleep = await app.showroomClock.untilPending(atLeast: showroomTimers)
         try #require(asleep, "the floor and the kiosk's tick never slept on the showroom clock")
         await app.showroomClock.base.advance(by: duration)
     }

@@ -68,7 +68,7 @@ struct ShowcaseRelayTests {
             #expect(await eventually { others.announced.withLock { $0 } == [sky] })
             // The relay sleeps out its interval (with the floor's and the kiosk's timers, and its
             // own counters' timer).
-            #expect(await eventually { app.showroomClock.pendingCount >= KioskControllerTests.showroomTimers + 2 })
+            #expect(await app.showroomClock.untilPending(atLeast: KioskControllerTests.showroomTimers + 2))
             #expect(try await app.scriptPost(form: "shape=chunky", cookie: cookie).status == 204)
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
             #expect(others.announced.withLock { $0 } == [sky])

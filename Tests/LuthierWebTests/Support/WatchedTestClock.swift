@@ -18,6 +18,23 @@ final class WatchedTestClock: Clock, Sendable {
         var pending: [Int: Instant] = [:]
         var nextID = 0
         var started = 0
+        /// Those waiting in `until(within:_:)` for a condition on the sleeps, by their number.
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+
+        /// Takes out the waiters whose condition holds now, to be resumed once the lock is let go.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
+            guard !waiters.isEmpty else { return [] }
+            let snapshot = self
+            let met = waiters.filter { $0.value.condition(snapshot) }
+            for number in met.keys { waiters[number] = nil }
+            return met.values.map(\.continuation)
+        }
+    }
+
+    private struct Waiter {
+        let condition: @Sendable (State) -> Bool
+        let continuation: CheckedContinuation<Bool, Never>
     }
 
     private let state = Mutex(State())
@@ -26,15 +43,28 @@ final class WatchedTestClock: Clock, Sendable {
     var minimumResolution: Duration { base.minimumResolution }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        let id = state.withLock { state in
+        let (id, met) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.started += 1
             state.pending[id] = deadline
-            return id
+            return (id, state.satisfiedWaiters())
         }
-        defer { _ = state.withLock { $0.pending.removeValue(forKey: id) } }
+        for waiter in met { waiter.resume(returning: true) }
+        defer {
+            let met = state.withLock { state in
+                state.pending[id] = nil
+                return state.satisfiedWaiters()
+            }
+            for waiter in met { waiter.resume(returning: true) }
+        }
         try await base.sleep(until: deadline, tolerance: tolerance)
+    }
+
+    /// Returns true once at least `count` sleeps are pending (the clock tells each sleep that
+    /// starts or ends, so nothing polls); false after `limit`, a safety net only.
+    func untilPending(atLeast count: Int, within limit: Duration = settleLimit) async -> Bool {
+        await until(within: limit) { $0.pending.count >= count }
     }
 
     /// Sleeps waiting right now.
@@ -61,7 +91,36 @@ final class WatchedTestClock: Clock, Sendable {
     }
 
     private func settle(_ condition: @escaping @Sendable (State) -> Bool) async throws {
-        let settled = await eventually(within: Self.settleLimit) { self.state.withLock { condition($0) } }
+        let settled = await until(within: Self.settleLimit, condition)
         guard settled else { throw TimeoutError(what: "the server's timers to sleep again", limit: Self.settleLimit) }
+    }
+
+    /// True once `condition` holds on the sleeps, told as they start and end; false after `limit`.
+    private func until(within limit: Duration, _ condition: @escaping @Sendable (State) -> Bool) async -> Bool {
+        let number = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let holds = self.state.withLock { state in
+                        if condition(state) { return true }
+                        state.waiters[number] = Waiter(condition: condition, continuation: continuation)
+                        return false
+                    }
+                    if holds { continuation.resume(returning: true) }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            // Past the limit the waiter is still registered: it answers false.
+            state.withLock { $0.waiters.removeValue(forKey: number) }?.continuation.resume(returning: false)
+            group.cancelAll()
+            return first
+        }
     }
 }
