@@ -157,4 +157,23 @@ struct FragmentStoreTests {
         #expect(shared.patch.map { String(buffer: $0) } == alone.patch.map { String(buffer: $0) })
     }
 
+    @Test(
+        "a wait for the streams following a store returns when one starts or ends and meets it, or the store finishes",
+        .timeLimit(.minutes(1)))
+    func untilTheSubscribersMeetACondition() async {
+        let store = FragmentStore(initial: [Fragment(target: "a", html: "0")])
+        let idle = StreamWaker(wake: {}, finish: {})
+        await store.until(subscribers: { $0 == 0 })  // met already
+        let two = Task { await store.until(subscribers: { $0 == 2 }) }
+        let first = store.addWaker(idle)
+        _ = store.addWaker(idle)
+        await two.value
+        let one = Task { await store.until(subscribers: { $0 == 1 }) }
+        if let first { store.removeWaker(first) }
+        await one.value
+        let none = Task { await store.until(subscribers: { $0 == 0 }) }
+        store.finish()
+        await none.value
+        #expect(store.subscriberCount == 0)
+    }
 }

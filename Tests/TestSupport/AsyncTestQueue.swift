@@ -142,3 +142,22 @@ package func eventuallyAsync(
     }
     return true
 }
+
+/// Runs `wait` (an await the code under test resumes when something happened: a count, a sleep)
+/// and returns true once it has returned; false if `limit` passes first, and `wait` is cancelled.
+/// The limit only keeps a broken server from hanging the test; nothing polls.
+package func within(_ limit: Duration = .seconds(5), _ wait: @escaping @Sendable () async -> Void) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            await wait()
+            return !Task.isCancelled
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}

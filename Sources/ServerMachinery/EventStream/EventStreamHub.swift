@@ -56,11 +56,6 @@ public final class EventStreamHub: Sendable {
         package func ofClient(_ client: String) -> Int { perClient[client] ?? 0 }
     }
 
-    package struct Waiter {
-        let condition: @Sendable (Counts) -> Bool
-        let continuation: CheckedContinuation<Void, Never>
-    }
-
     /// Why a stream ended, as its log line says.
     public enum EndReason: String, Sendable {
         case clientLeft = "the client closed it"
@@ -94,9 +89,8 @@ public final class EventStreamHub: Sendable {
         /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
         /// replaces it.
         package var bundles: [String: @Sendable () -> EventLoopFuture<Void>] = [:]
-        /// Those waiting in `until(_:)` for the counts to meet their condition, by their number.
-        package var waiters: [Int: Waiter] = [:]
-        package var nextWaiter = 0
+        /// Those waiting in `until(_:)` for the counts to meet their condition.
+        package var waiters = ConditionWaiters<Counts>()
 
         var counts: Counts {
             Counts(open: streams.count, kiosk: kioskStreams, byKind: byKind, perClient: perClient)
@@ -104,12 +98,8 @@ public final class EventStreamHub: Sendable {
 
         /// Takes out the waiters whose condition the counts now meet, to be resumed once the lock
         /// is let go.
-        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-            guard !waiters.isEmpty else { return [] }
-            let now = counts
-            let met = waiters.filter { $0.value.condition(now) }
-            for number in met.keys { waiters[number] = nil }
-            return met.values.map(\.continuation)
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
+            waiters.satisfied(by: counts)
         }
     }
 
@@ -297,7 +287,7 @@ public final class EventStreamHub: Sendable {
             if kind == .inspector { state.inspectorsPerClient[client, default: 0] += 1 }
             return (id, state.streams.count, state.satisfiedWaiters())
         }
-        for waiter in satisfied { waiter.resume() }
+        for waiter in satisfied { waiter.resume(returning: true) }
         logger.info("Event stream opened", metadata: ["stream": "\(id)", "kind": "\(kind)", "open": "\(open)"])
         return id
     }
@@ -331,7 +321,7 @@ public final class EventStreamHub: Sendable {
     /// Forgets a stream; called once its connection has closed, so that the counts (and the
     /// caps) hold every connection a stream still occupies.
     package func unregister(_ id: Int) {
-        let satisfied = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let satisfied = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             guard let stream = state.streams.removeValue(forKey: id) else { return [] }
             if stream.kind == .kiosk { state.kioskStreams -= 1 }
             state.byKind[stream.kind, default: 1] -= 1
@@ -343,7 +333,7 @@ public final class EventStreamHub: Sendable {
             }
             return state.satisfiedWaiters()
         }
-        for waiter in satisfied { waiter.resume() }
+        for waiter in satisfied { waiter.resume(returning: true) }
     }
 
     /// Returns once no stream is open (at once if none is), or when the task is cancelled.
@@ -358,22 +348,16 @@ public final class EventStreamHub: Sendable {
     /// cancelled: the hub tells each change, so nobody has to look again and again (a test that
     /// waits for a closed tab's stream to be released, the drain at shutdown).
     package func until(_ condition: @escaping @Sendable (Counts) -> Bool) async {
-        let number = state.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let waits = state.withLock { state in
-                    guard !condition(state.counts), !Task.isCancelled else { return false }
-                    state.waiters[number] = Waiter(condition: condition, continuation: continuation)
-                    return true
+        let number = state.withLock { $0.waiters.number() }
+        _ = await ConditionWaiters<Counts>.wait(
+            register: { continuation in
+                state.withLock { state in
+                    if condition(state.counts) || Task.isCancelled { return true }
+                    state.waiters.add(number, condition, continuation)
+                    return false
                 }
-                if !waits { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: number) }?.continuation.resume()
-        }
+            },
+            cancelled: { self.state.withLock { $0.waiters.remove(number) } })
     }
 
     /// Marks a heartbeat due and wakes the streams of the next slice (every stream, with one).

@@ -38,6 +38,8 @@ public final class FragmentStore: Sendable {
         /// The `patch` events already encoded for the current version, by the version a stream
         /// had: a thousand kiosks one change behind share one encoding (and one buffer).
         package var encoded: [Int: EncodedPatch] = [:]
+        /// Those waiting in `until(subscribers:)` for the count of streams to meet a condition.
+        package var subscriberWaiters = ConditionWaiters<Int>()
 
         /// The fragments published after `version`, in page order.
         package func fragments(since version: Int) -> [Fragment] {
@@ -199,27 +201,49 @@ public final class FragmentStore: Sendable {
     /// Registers a stream's wake-up signal: it is woken whenever there may be something new
     /// to send, and finished when the store finishes. Nil when the store has already finished.
     public func addWaker(_ waker: StreamWaker) -> Int? {
-        state.withLock { state in
-            guard !state.isFinished else { return nil }
+        let (id, met) = state.withLock { state -> (Int?, [CheckedContinuation<Bool, Never>]) in
+            guard !state.isFinished else { return (nil, []) }
             let id = state.nextWakerID
             state.nextWakerID += 1
             state.wakers[id] = waker
-            return id
+            return (id, state.subscriberWaiters.satisfied(by: state.wakers.count))
         }
+        for waiter in met { waiter.resume(returning: true) }
+        return id
     }
 
     public func removeWaker(_ id: Int) {
-        _ = state.withLock { $0.wakers.removeValue(forKey: id) }
+        let met = state.withLock { state in
+            state.wakers[id] = nil
+            return state.subscriberWaiters.satisfied(by: state.wakers.count)
+        }
+        for waiter in met { waiter.resume(returning: true) }
+    }
+
+    /// Returns once the count of streams following this store meets `condition` (at once if it
+    /// does), told at each stream's start and end, or when the task is cancelled.
+    package func until(subscribers condition: @escaping @Sendable (Int) -> Bool) async {
+        let number = state.withLock { $0.subscriberWaiters.number() }
+        _ = await ConditionWaiters<Int>.wait(
+            register: { continuation in
+                state.withLock { state in
+                    if condition(state.wakers.count) || Task.isCancelled { return true }
+                    state.subscriberWaiters.add(number, condition, continuation)
+                    return false
+                }
+            },
+            cancelled: { self.state.withLock { $0.subscriberWaiters.remove(number) } })
     }
 
     /// Ends every stream: the session is gone.
     public func finish() {
-        let wakers = state.withLock { state in
+        let (wakers, met) = state.withLock { state in
             state.isFinished = true
             let wakers = Array(state.wakers.values)
             state.wakers.removeAll()
-            return wakers
+            return (wakers, state.subscriberWaiters.satisfied(by: 0))
         }
         for waker in wakers { waker.finish() }
+        for waiter in met { waiter.resume(returning: true) }
     }
 }

@@ -226,19 +226,7 @@ struct TestApp: Sendable {
         within limit: Duration = .seconds(5), _ condition: @escaping @Sendable (EventStreamHub.Counts) -> Bool
     ) async -> Bool {
         let hub = services.hub
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await hub.until(condition)
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        return await within(limit) { await hub.until(condition) }
     }
 
     /// Opens `GET /events` and reads its head.

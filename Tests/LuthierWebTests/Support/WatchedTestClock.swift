@@ -1,4 +1,5 @@
 import Clocks
+import ServerMachinery
 import Synchronization
 import TestSupport
 
@@ -18,23 +19,13 @@ final class WatchedTestClock: Clock, Sendable {
         var pending: [Int: Instant] = [:]
         var nextID = 0
         var started = 0
-        /// Those waiting in `until(within:_:)` for a condition on the sleeps, by their number.
-        var waiters: [Int: Waiter] = [:]
-        var nextWaiter = 0
+        /// Those waiting in `until(within:_:)` for a condition on the sleeps.
+        var waiters = ConditionWaiters<State>()
 
         /// Takes out the waiters whose condition holds now, to be resumed once the lock is let go.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
-            guard !waiters.isEmpty else { return [] }
-            let snapshot = self
-            let met = waiters.filter { $0.value.condition(snapshot) }
-            for number in met.keys { waiters[number] = nil }
-            return met.values.map(\.continuation)
+            waiters.satisfied(by: self)
         }
-    }
-
-    private struct Waiter {
-        let condition: @Sendable (State) -> Bool
-        let continuation: CheckedContinuation<Bool, Never>
     }
 
     private let state = Mutex(State())
@@ -97,30 +88,17 @@ final class WatchedTestClock: Clock, Sendable {
 
     /// True once `condition` holds on the sleeps, told as they start and end; false after `limit`.
     private func until(within limit: Duration, _ condition: @escaping @Sendable (State) -> Bool) async -> Bool {
-        let number = state.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let holds = self.state.withLock { state in
+        let number = state.withLock { $0.waiters.number() }
+        return await within(limit) {
+            _ = await ConditionWaiters<State>.wait(
+                register: { continuation in
+                    self.state.withLock { state in
                         if condition(state) { return true }
-                        state.waiters[number] = Waiter(condition: condition, continuation: continuation)
+                        state.waiters.add(number, condition, continuation)
                         return false
                     }
-                    if holds { continuation.resume(returning: true) }
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            // Past the limit the waiter is still registered: it answers false.
-            state.withLock { $0.waiters.removeValue(forKey: number) }?.continuation.resume(returning: false)
-            group.cancelAll()
-            return first
+                },
+                cancelled: { self.state.withLock { $0.waiters.remove(number) } })
         }
     }
 }
