@@ -282,7 +282,7 @@ struct CartControllerTests {
                 try await app.scriptPost("/cart/lines/\(Self.longV)/increment", form: "", cookie: cookie).status == 204)
             #expect(try await app.scriptPost("/cart/lines/nope/remove", form: "", cookie: cookie).status == 404)
             #expect(try await app.scriptPost("/cart/clear", form: "", cookie: cookie).status == 204)
-            let recorded = await eventually { analytics.events.count == 3 }
+            let recorded = await analytics.until { $0.count == 3 }
             #expect(recorded, "\(analytics.events)")
             #expect(analytics.events.map(\.action) == ["add", "increment", "clear"])
             #expect(analytics.events.map(\.configuration) == [Self.longV, Self.longV, nil])
@@ -320,7 +320,7 @@ struct CartControllerTests {
             try await Self.add(app, "shape=longV", cookie: cookie)
             try await Self.add(app, "", cookie: cookie)
             try await Self.add(app, "shape=casual", cookie: cookie)
-            #expect(await eventually { analytics.events.count == 3 })
+            #expect(await analytics.until { $0.count == 3 })
             let none = try await app.get("/admin/analytics")
             #expect(none.status == 401)
             #expect(none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)

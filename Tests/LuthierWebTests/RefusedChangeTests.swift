@@ -92,7 +92,7 @@ struct RefusedChangeTests {
             #expect(try await CartControllerTests.cartPage(app, cookie: cookie).lineIDs == [CartControllerTests.longV])
 
             // Analytics counted the add that happened, not the one refused.
-            let recorded = await eventually { !analytics.events.isEmpty }
+            let recorded = await analytics.until { !$0.isEmpty }
             #expect(recorded)
             #expect(analytics.events.map(\.action) == ["add"])
             await stream.close()

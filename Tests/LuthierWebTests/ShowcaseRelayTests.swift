@@ -15,8 +15,8 @@ import Testing
 struct ShowcaseRelayTests {
     /// The other instances: it records what this one announces, and tells what they build.
     final class OtherInstances: Sendable {
-        let announced = Mutex<[Guitar]>([])
-        let announcedCounters = Mutex<[KioskCounters]>([])
+        let announced = Recording<Guitar>()
+        let announcedCounters = Recording<KioskCounters>()
         let builtThere: AsyncStream<Guitar>
         let build: AsyncStream<Guitar>.Continuation
         let countersThere: AsyncStream<InstanceCounters>
@@ -29,9 +29,9 @@ struct ShowcaseRelayTests {
 
         var client: ShowcaseClient {
             ShowcaseClient(
-                announce: { guitar in self.announced.withLock { $0.append(guitar) } },
+                announce: { guitar in self.announced.append(guitar) },
                 builtElsewhere: { self.builtThere },
-                announceCounters: { counters in self.announcedCounters.withLock { $0.append(counters) } },
+                announceCounters: { counters in self.announcedCounters.append(counters) },
                 countersElsewhere: { self.countersThere })
         }
     }
@@ -53,7 +53,7 @@ struct ShowcaseRelayTests {
             }
             #expect(shown.html("kiosk-showcase")?.contains(">Now building</p>") == true)
             // Not announced back: it was not built here.
-            #expect(others.announced.withLock { $0 }.isEmpty)
+            #expect(others.announced.values.isEmpty)
             await kiosk.close()
         }
     }
@@ -65,16 +65,16 @@ struct ShowcaseRelayTests {
             let cookie = try await app.newSession()
             #expect(try await app.scriptPost(form: KioskControllerTests.sky, cookie: cookie).status == 204)
             let sky = Guitar(shape: .sharpV, color: .sky, body: .koa, fretboard: .ebony)
-            #expect(await eventually { others.announced.withLock { $0 } == [sky] })
+            #expect(await others.announced.until { $0 == [sky] })
             // The relay sleeps out its interval (with the floor's and the kiosk's timers, and its
             // own counters' timer).
             #expect(await app.showroomClock.untilPending(atLeast: KioskControllerTests.showroomTimers + 2))
             #expect(try await app.scriptPost(form: "shape=chunky", cookie: cookie).status == 204)
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
-            #expect(others.announced.withLock { $0 } == [sky])
+            #expect(others.announced.values == [sky])
             await app.showroomClock.base.advance(by: ShowcaseRelay.interval)
             let longV = Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony)
-            #expect(await eventually { others.announced.withLock { $0 } == [sky, longV] })
+            #expect(await others.announced.until { $0 == [sky, longV] })
         }
     }
 
@@ -93,7 +93,7 @@ struct ShowcaseRelayTests {
         #expect(await eventually { relay.counters() == KioskCounters(guitarsInCarts: 4, liveSessions: 7) })
         // Five seconds on: this instance's own are announced.
         await clock.advance(by: ShowcaseRelay.countersInterval)
-        #expect(await eventually { others.announcedCounters.withLock { $0 } == [local] })
+        #expect(await others.announcedCounters.until { $0 == [local] })
         // "b" announces again; "c" falls silent and, past 15 s, out of the sum.
         await clock.advance(by: .seconds(6))
         others.count.yield(InstanceCounters(instance: "b", counters: KioskCounters(guitarsInCarts: 2, liveSessions: 2)))

@@ -1,32 +1,35 @@
 import LuthierFeatures
 import Synchronization
+import TestSupport
 
 /// Analytics events kept in memory, for tests to read; can be made to fail, to prove that a
 /// broken recorder never breaks the cart.
 final class MemoryAnalytics: Sendable {
-    private struct State {
-        var events: [AnalyticsEvent] = []
-        var failing = false
+    private let recorded = Recording<AnalyticsEvent>()
+    private let failing = Mutex(false)
+
+    var events: [AnalyticsEvent] { recorded.values }
+
+    func fail(_ failing: Bool = true) { self.failing.withLock { $0 = failing } }
+
+    /// True once the recorded events meet `condition`, told as each batch is recorded (analytics
+    /// are recorded after the answer, off the post's path); false after `limit`.
+    func until(within limit: Duration = .seconds(5), _ condition: @escaping @Sendable ([AnalyticsEvent]) -> Bool) async
+        -> Bool
+    {
+        await recorded.until(within: limit, condition)
     }
-
-    private let state = Mutex(State())
-
-    var events: [AnalyticsEvent] { state.withLock { $0.events } }
-
-    func fail(_ failing: Bool = true) { state.withLock { $0.failing = failing } }
 
     struct RecorderDown: Error {}
 
     var client: AnalyticsClient {
         AnalyticsClient(
             record: { events in
-                try self.state.withLock { state in
-                    if state.failing { throw RecorderDown() }
-                    state.events += events
-                }
+                if self.failing.withLock({ $0 }) { throw RecorderDown() }
+                self.recorded.append(contentsOf: events)
             },
             report: { limit in
-                let events = self.state.withLock { $0.events }
+                let events = self.recorded.values
                 var actions: [String: Int] = [:]
                 var added: [String: Int] = [:]
                 for event in events {
