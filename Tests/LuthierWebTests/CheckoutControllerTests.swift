@@ -219,7 +219,10 @@ struct CheckoutControllerTests {
             for connection in connections { try await connection.requestSent() }
             let answered = Tally()
             let calls = TestShop.Calls(availability: 1, estimate: 1, shippingOptions: 1)
-            #expect(await eventually { shop.calls == calls && shop.gate.waiting == 3 })
+            // Each call is counted before it waits at the gate: three held, three counted.
+            #expect(await shop.gate.until(waiting: 3))
+            #expect(shop.gate.waiting == 3)
+            #expect(shop.calls == calls)
 
             try await withThrowingTaskGroup(of: TestHTTPResponse.self) { group in
                 for connection in connections {
@@ -738,7 +741,8 @@ extension CheckoutControllerTests {
                 #expect(button.contains("disabled"))
                 #expect(button.contains(">Checking out…</button>"))
             }
-            #expect(await eventually { shop.gate.waiting == 3 })
+            #expect(await shop.gate.until(waiting: 3))
+            #expect(shop.gate.waiting == 3)
             shop.gate.open()
             #expect(try await checkout.value.status == 204)
             for tab in [stream, second] {

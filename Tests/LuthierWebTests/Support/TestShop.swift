@@ -3,6 +3,7 @@ import LuthierDomain
 import LuthierFeatures
 import LuthierLive
 import LuthierWeb
+import ServerMachinery
 import Synchronization
 import TestSupport
 
@@ -96,6 +97,8 @@ final class Gate: Sendable {
     private struct State {
         var isOpen: Bool
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Tests waiting in `until(waiting:)` for as many to be held.
+        var watchers = ConditionWaiters<Int>()
     }
 
     private let state: Mutex<State>
@@ -106,17 +109,34 @@ final class Gate: Sendable {
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let passes = state.withLock { state in
-                if state.isOpen { return true }
+            let (passes, met) = state.withLock { state in
+                if state.isOpen { return (true, [CheckedContinuation<Bool, Never>]()) }
                 state.waiters.append(continuation)
-                return false
+                return (false, state.watchers.satisfied(by: state.waiters.count))
             }
             if passes { continuation.resume() }
+            for watcher in met { watcher.resume(returning: true) }
         }
     }
 
     /// How many are waiting now.
     var waiting: Int { state.withLock { $0.waiters.count } }
+
+    /// True once `count` are held at the gate (told as each arrives); false after `limit`.
+    func until(waiting count: Int, within limit: Duration = .seconds(5)) async -> Bool {
+        let number = state.withLock { $0.watchers.number() }
+        return await within(limit) {
+            _ = await ConditionWaiters<Int>.wait(
+                register: { continuation in
+                    self.state.withLock { state in
+                        if state.waiters.count >= count { return true }
+                        state.watchers.add(number, { $0 >= count }, continuation)
+                        return false
+                    }
+                },
+                cancelled: { self.state.withLock { $0.watchers.remove(number) } })
+        }
+    }
 
     func open() {
         let waiters = state.withLock { state in
