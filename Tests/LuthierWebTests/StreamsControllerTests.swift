@@ -147,6 +147,25 @@ struct StreamsControllerTests {
         }
     }
 
+    @Test("a client address's cap counts the bundle's streams too: one connection cannot hold more than the cap")
+    func clientCapCountsTheBundlesStreams() async throws {
+        try await TestApp.run(configure: { $0.maxEventStreamsPerClient = 3 }) { app in
+            let stream = try await Self.open(app, Array(repeating: "/kiosk/events", count: 5), cookie: nil)
+            let events = try await Self.next(5, on: stream)
+            for tag in 0..<3 { #expect(try events[tag]?.first?.patch().targets.contains("kiosk-board") == true) }
+            for tag in 3..<5 {
+                let refusal = try #require(events[tag]?.first?.refusal, "tag \(tag)")
+                #expect(refusal.status == 503)
+                #expect(
+                    refusal.message.contains("This network address has 3 live pages of the shop open"),
+                    "\(refusal.message)")
+                #expect(refusal.retryAfter == 30)
+            }
+            #expect(app.services.hub.openKioskStreams == 3)
+            await stream.close()
+        }
+    }
+
     @Test(
         "a bundle that names the one it replaces has it end first: the streams it follows again are not counted twice")
     func aNewBundleReplacesTheOld() async throws {
