@@ -125,17 +125,24 @@ struct InspectController: Sendable {
     @Sendable func shopEvents(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         return try await EventStreamResponse.make(
-            shopEventStream(request, context: context), for: request, on: context.channel)
+            adminsShopEventStream(request, context: context), for: request, on: context.channel)
     }
 
-    /// The shop's inspector stream, for `GET /admin/inspect/events` once the admin is known, and
-    /// for a bundle (`GET /admin/streams`) that follows it beside `alongside`.
+    /// The shop's inspector stream for a bundle (`GET /admin/streams`) that follows it beside
+    /// `alongside`: refused (`403`) unless the request is the admin's.
     func shopEventStream(
         _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
     ) throws -> EventStreamConnection {
         guard try admin.refusal(request, context: context) == nil else {
             throw UserFacingError(.forbidden, "The shop's inspector is the admin's: sign in at /admin/sign-in first.")
         }
+        return try adminsShopEventStream(request, context: context, alongside: alongside)
+    }
+
+    /// The shop's inspector stream, for a request already known to be the admin's.
+    private func adminsShopEventStream(
+        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+    ) throws -> EventStreamConnection {
         let view = try View(of: request, base: "/admin/inspect")
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
