@@ -283,7 +283,7 @@ struct EventStreamConnectionTests {
             }
             // No write is needed to notice: the clock is not advanced, so no heartbeat is sent.
             #expect(await app.streams { $0.open == 0 })
-            #expect(await within { await session.fragments.until(subscribers: { $0 == 0 }) })
+            #expect(await within { _ = await session.fragments.waitUntil({ $0 == 0 }) })
             #expect(app.services.hub.heartbeat == 0)
             if mode == .halfClose {
                 // The server ends the response it was streaming.
@@ -309,7 +309,7 @@ struct EventStreamConnectionTests {
                 await stream.close()
             }
             #expect(await app.streams { $0.open == 0 })
-            #expect(await within { await session.fragments.until(subscribers: { $0 == 0 }) })
+            #expect(await within { _ = await session.fragments.waitUntil({ $0 == 0 }) })
             #expect(session.build.outputSubscriberCount <= 1)
         }
     }

@@ -499,7 +499,7 @@ struct KioskControllerTests {
                 }
             }
             #expect(await app.streams { $0.open == 0 }, "\(app.services.hub.openStreams) open")
-            #expect(await within { await showroom.kioskFragments.until(subscribers: { $0 == 0 }) })
+            #expect(await within { _ = await showroom.kioskFragments.waitUntil({ $0 == 0 }) })
             #expect(
                 await eventually { showroom.floor.subscriberCount == floorReaders }, "\(showroom.floor.subscriberCount)"
             )
@@ -511,7 +511,7 @@ struct KioskControllerTests {
             #expect(Self.orderRows(patch.html("kiosk-orders")).count == 1)
             #expect(showroom.kioskFragments.subscriberCount == 1)
             await kiosk.close()
-            #expect(await within { await showroom.kioskFragments.until(subscribers: { $0 == 0 }) })
+            #expect(await within { _ = await showroom.kioskFragments.waitUntil({ $0 == 0 }) })
         }
     }
 
@@ -544,7 +544,7 @@ struct KioskControllerTests {
                 await stream.close()
             }
             #expect(await app.streams { $0.open == 0 })
-            #expect(await within { await app.services.showroom.kioskFragments.until(subscribers: { $0 == 0 }) })
+            #expect(await within { _ = await app.services.showroom.kioskFragments.waitUntil({ $0 == 0 }) })
             #expect(await eventually { app.services.showroom.floor.subscriberCount == 0 })
             #expect(await eventually { app.services.showroom.feed.subscriberCount == 0 })
         }

@@ -105,19 +105,19 @@ struct EventStreamHubTests {
     func untilTheCountsMeetACondition() async {
         let hub = EventStreamHub()
         let idle = StreamWaker(wake: {}, finish: {})
-        await hub.until { $0.open == 0 }  // met already: returns at once
-        let twoOpen = Task { await hub.until { $0.open == 2 && $0.ofClient("a") == 1 } }
+        #expect(await hub.waitUntil { $0.open == 0 })  // met already: returns at once
+        let twoOpen = Task { _ = await hub.waitUntil { $0.open == 2 && $0.ofClient("a") == 1 } }
         let first = hub.register(idle, client: "a")
         let second = hub.register(idle, kind: .kiosk, client: "b")
         await twoOpen.value
-        let released = Task { await hub.until { $0.open == 0 } }
+        let released = Task { _ = await hub.waitUntil { $0.open == 0 } }
         hub.unregister(first)
         hub.unregister(second)
         await released.value
         #expect(hub.openStreams == 0)
         // A wait nobody meets ends when its task is cancelled (the tests' time bound does so).
-        let never = Task { await hub.until { $0.kiosk == 5 } }
+        let never = Task { await hub.waitUntil { $0.kiosk == 5 } }
         never.cancel()
-        await never.value
+        #expect(await never.value == false)
     }
 }

@@ -163,15 +163,15 @@ struct FragmentStoreTests {
     func untilTheSubscribersMeetACondition() async {
         let store = FragmentStore(initial: [Fragment(target: "a", html: "0")])
         let idle = StreamWaker(wake: {}, finish: {})
-        await store.until(subscribers: { $0 == 0 })  // met already
-        let two = Task { await store.until(subscribers: { $0 == 2 }) }
+        #expect(await store.waitUntil({ $0 == 0 }))  // met already
+        let two = Task { _ = await store.waitUntil({ $0 == 2 }) }
         let first = store.addWaker(idle)
         _ = store.addWaker(idle)
         await two.value
-        let one = Task { await store.until(subscribers: { $0 == 1 }) }
+        let one = Task { _ = await store.waitUntil({ $0 == 1 }) }
         if let first { store.removeWaker(first) }
         await one.value
-        let none = Task { await store.until(subscribers: { $0 == 0 }) }
+        let none = Task { _ = await store.waitUntil({ $0 == 0 }) }
         store.finish()
         await none.value
         #expect(store.subscriberCount == 0)

@@ -4,7 +4,7 @@ import Synchronization
 /// What a test double was told, in order, with a way to await it: `until` returns as soon as an
 /// append meets its condition, so a test waits for a call made off the request's path (analytics,
 /// an announcement to other instances) without looking again and again.
-package final class Recording<Value: Sendable>: Sendable {
+package final class Recording<Value: Sendable>: ConditionWatched {
     private struct State {
         var values: [Value] = []
         var waiters = ConditionWaiters<[Value]>()
@@ -33,17 +33,13 @@ package final class Recording<Value: Sendable>: Sendable {
     package func until(within limit: Duration = .seconds(5), _ condition: @escaping @Sendable ([Value]) -> Bool) async
         -> Bool
     {
-        let number = state.withLock { $0.waiters.number() }
-        return await within(limit) {
-            _ = await ConditionWaiters<[Value]>.wait(
-                register: { continuation in
-                    self.state.withLock { state in
-                        if condition(state.values) { return true }
-                        state.waiters.add(number, condition, continuation)
-                        return false
-                    }
-                },
-                cancelled: { self.state.withLock { $0.waiters.remove(number) } })
+        await within(limit) { _ = await self.waitUntil(condition) }
+    }
+
+    package func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<[Value]>, [Value]) -> Result) -> Result {
+        state.withLock { state in
+            let values = state.values
+            return body(&state.waiters, values)
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Those waiting for a condition on some state to hold, each resumed by the change that makes it
 /// hold: what lets a caller (a graceful shutdown, a test) await a count instead of looking again
-/// and again. Kept inside the owner's lock; the owner resumes what `satisfied(by:)` returns once
-/// it has let go of the lock.
+/// and again. Kept inside the owner's lock (see `ConditionWatched`); the owner resumes what
+/// `satisfied(by:)` returns once it has let go of the lock.
 package struct ConditionWaiters<Value>: Sendable {
     private struct Waiter: Sendable {
         let condition: @Sendable (Value) -> Bool
@@ -32,6 +32,9 @@ package struct ConditionWaiters<Value>: Sendable {
         waiters.removeValue(forKey: number)?.continuation
     }
 
+    /// Whether nobody waits: an owner need not work out what they watch.
+    package var isEmpty: Bool { waiters.isEmpty }
+
     /// Takes out the waiters whose condition `value` meets.
     package mutating func satisfied(by value: Value) -> [CheckedContinuation<Bool, Never>] {
         guard !waiters.isEmpty else { return [] }
@@ -39,20 +42,37 @@ package struct ConditionWaiters<Value>: Sendable {
         for number in met.keys { waiters[number] = nil }
         return met.values.map(\.continuation)
     }
+}
 
-    /// Waits until resumed: `register` runs with the continuation under the owner's lock and
-    /// returns true when the condition holds already (nothing to wait for), else adds the waiter;
-    /// on cancellation `cancelled` takes it out again under the lock. True unless cancelled.
-    package static func wait(
-        register: (CheckedContinuation<Bool, Never>) -> Bool,
-        cancelled: @escaping @Sendable () -> CheckedContinuation<Bool, Never>?
-    ) async -> Bool {
-        await withTaskCancellationHandler {
+/// An owner whose callers may await a condition on what it watches (`waitUntil`): it keeps a
+/// `ConditionWaiters` beside that state under its lock, and resumes what `satisfied(by:)` returns
+/// at each change.
+package protocol ConditionWatched: AnyObject, Sendable {
+    associatedtype Watched
+
+    /// Runs `body` under the owner's lock, on its waiters and what they watch now.
+    func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<Watched>, Watched) -> Result) -> Result
+}
+
+extension ConditionWatched {
+    /// Returns true once what the owner watches meets `condition` (at once if it does), false if
+    /// the task is cancelled first.
+    package func waitUntil(_ condition: @escaping @Sendable (Watched) -> Bool) async -> Bool {
+        let number = withConditionWaiters { waiters, _ in waiters.number() }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                if register(continuation) { continuation.resume(returning: true) }
+                // Nil once registered; else the answer now: the condition holds, or the task was
+                // cancelled before it could wait (its cancellation handler has run already).
+                let answer = withConditionWaiters { waiters, watched -> Bool? in
+                    if condition(watched) { return true }
+                    if Task.isCancelled { return false }
+                    waiters.add(number, condition, continuation)
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
-            cancelled()?.resume(returning: false)
+            withConditionWaiters { waiters, _ in waiters.remove(number) }?.resume(returning: false)
         }
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 /// It also holds the caps: streams in all, for one session's tabs, and for one client address (so
 /// that one client cannot hold every stream), with the kiosk displays in a budget of their own
 /// (they need no session, so they would otherwise be the easy way to fill the shop's budget).
-public final class EventStreamHub: Sendable {
+public final class EventStreamHub: ConditionWatched {
     /// What a stream follows. The kiosk displays count in a budget of their own; every other kind
     /// counts in the customers'.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -45,7 +45,7 @@ public final class EventStreamHub: Sendable {
         package var total: Int { byKind.values.reduce(0, +) }
     }
 
-    /// The open streams as the hub counts them: what `until(_:)` waits on.
+    /// The open streams as the hub counts them: what `waitUntil(_:)` waits on.
     package struct Counts: Sendable {
         package let open: Int
         package let kiosk: Int
@@ -89,7 +89,7 @@ public final class EventStreamHub: Sendable {
         /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
         /// replaces it.
         package var bundles: [String: @Sendable () -> EventLoopFuture<Void>] = [:]
-        /// Those waiting in `until(_:)` for the counts to meet their condition.
+        /// Those waiting in `waitUntil(_:)` for the counts to meet their condition.
         package var waiters = ConditionWaiters<Counts>()
 
         var counts: Counts {
@@ -99,7 +99,10 @@ public final class EventStreamHub: Sendable {
         /// Takes out the waiters whose condition the counts now meet, to be resumed once the lock
         /// is let go.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
-            waiters.satisfied(by: counts)
+            // Every stream's opening and end asks: the counts are made only when someone waits.
+            guard !waiters.isEmpty else { return [] }
+            let counts = self.counts
+            return waiters.satisfied(by: counts)
         }
     }
 
@@ -341,23 +344,17 @@ public final class EventStreamHub: Sendable {
     /// A stream's connection is not a task of the server's, so nothing else holds a graceful
     /// shutdown until the streams have sent their last event (``EventStreamDrain``).
     public func untilEveryStreamHasEnded() async {
-        await until { $0.open == 0 }
+        _ = await waitUntil { $0.open == 0 }
     }
 
-    /// Returns once the counts meet `condition` (at once if they do), or when the task is
-    /// cancelled: the hub tells each change, so nobody has to look again and again (a test that
-    /// waits for a closed tab's stream to be released, the drain at shutdown).
-    package func until(_ condition: @escaping @Sendable (Counts) -> Bool) async {
-        let number = state.withLock { $0.waiters.number() }
-        _ = await ConditionWaiters<Counts>.wait(
-            register: { continuation in
-                state.withLock { state in
-                    if condition(state.counts) || Task.isCancelled { return true }
-                    state.waiters.add(number, condition, continuation)
-                    return false
-                }
-            },
-            cancelled: { self.state.withLock { $0.waiters.remove(number) } })
+    /// The counts, told to those waiting on them (`waitUntil`) at each change, so nobody has to
+    /// look again and again (a test that waits for a closed tab's stream to be released, the
+    /// drain at shutdown).
+    package func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<Counts>, Counts) -> Result) -> Result {
+        state.withLock { state in
+            let counts = state.counts
+            return body(&state.waiters, counts)
+        }
     }
 
     /// Marks a heartbeat due and wakes the streams of the next slice (every stream, with one).

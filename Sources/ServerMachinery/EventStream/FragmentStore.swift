@@ -14,7 +14,7 @@ import Synchronization
 /// epoch in the upper 32 bits, so an id from another store (a session restored after a restart,
 /// another instance) is recognised as foreign and answered with the whole state, never misread
 /// as a point in this store's history.
-public final class FragmentStore: Sendable {
+public final class FragmentStore: ConditionWatched {
     private struct Entry {
         package let target: String
         package var html: String
@@ -38,7 +38,7 @@ public final class FragmentStore: Sendable {
         /// The `patch` events already encoded for the current version, by the version a stream
         /// had: a thousand kiosks one change behind share one encoding (and one buffer).
         package var encoded: [Int: EncodedPatch] = [:]
-        /// Those waiting in `until(subscribers:)` for the count of streams to meet a condition.
+        /// Those waiting in `waitUntil(_:)` for the count of streams to meet a condition.
         package var subscriberWaiters = ConditionWaiters<Int>()
 
         /// The fragments published after `version`, in page order.
@@ -220,19 +220,13 @@ public final class FragmentStore: Sendable {
         for waiter in met { waiter.resume(returning: true) }
     }
 
-    /// Returns once the count of streams following this store meets `condition` (at once if it
-    /// does), told at each stream's start and end, or when the task is cancelled.
-    package func until(subscribers condition: @escaping @Sendable (Int) -> Bool) async {
-        let number = state.withLock { $0.subscriberWaiters.number() }
-        _ = await ConditionWaiters<Int>.wait(
-            register: { continuation in
-                state.withLock { state in
-                    if condition(state.wakers.count) || Task.isCancelled { return true }
-                    state.subscriberWaiters.add(number, condition, continuation)
-                    return false
-                }
-            },
-            cancelled: { self.state.withLock { $0.subscriberWaiters.remove(number) } })
+    /// The count of streams following this store, told to those waiting on it (`waitUntil`) at
+    /// each stream's start and end.
+    package func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<Int>, Int) -> Result) -> Result {
+        state.withLock { state in
+            let count = state.wakers.count
+            return body(&state.subscriberWaiters, count)
+        }
     }
 
     /// Ends every stream: the session is gone.

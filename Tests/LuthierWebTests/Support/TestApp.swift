@@ -226,7 +226,7 @@ struct TestApp: Sendable {
         within limit: Duration = .seconds(5), _ condition: @escaping @Sendable (EventStreamHub.Counts) -> Bool
     ) async -> Bool {
         let hub = services.hub
-        return await within(limit) { await hub.until(condition) }
+        return await within(limit) { _ = await hub.waitUntil(condition) }
     }
 
     /// Opens `GET /events` and reads its head.

@@ -93,7 +93,7 @@ final class TestShop: Sendable {
 }
 
 /// Holds whoever waits on it until it is opened; once open, it lets everyone through.
-final class Gate: Sendable {
+final class Gate: ConditionWatched {
     private struct State {
         var isOpen: Bool
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -124,17 +124,13 @@ final class Gate: Sendable {
 
     /// True once `count` are held at the gate (told as each arrives); false after `limit`.
     func until(waiting count: Int, within limit: Duration = .seconds(5)) async -> Bool {
-        let number = state.withLock { $0.watchers.number() }
-        return await within(limit) {
-            _ = await ConditionWaiters<Int>.wait(
-                register: { continuation in
-                    self.state.withLock { state in
-                        if state.waiters.count >= count { return true }
-                        state.watchers.add(number, { $0 >= count }, continuation)
-                        return false
-                    }
-                },
-                cancelled: { self.state.withLock { $0.watchers.remove(number) } })
+        await within(limit) { _ = await self.waitUntil { $0 >= count } }
+    }
+
+    func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<Int>, Int) -> Result) -> Result {
+        state.withLock { state in
+            let waiting = state.waiters.count
+            return body(&state.watchers, waiting)
         }
     }
 

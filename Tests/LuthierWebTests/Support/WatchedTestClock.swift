@@ -6,7 +6,7 @@ import TestSupport
 /// swift-clocks' `TestClock`, watched: it knows which sleeps are pending, so a test advances time
 /// only once the server's timers are asleep, one deadline at a time, and knows that every timer
 /// that fired has run its action and gone back to sleep before it looks at the result.
-final class WatchedTestClock: Clock, Sendable {
+final class WatchedTestClock: Clock, ConditionWatched {
     typealias Duration = Swift.Duration
     typealias Instant = TestClock<Swift.Duration>.Instant
 
@@ -15,16 +15,18 @@ final class WatchedTestClock: Clock, Sendable {
 
     let base = TestClock<Swift.Duration>()
 
-    private struct State {
+    struct State {
         var pending: [Int: Instant] = [:]
         var nextID = 0
         var started = 0
-        /// Those waiting in `until(within:_:)` for a condition on the sleeps.
+        /// Those waiting in `waitUntil` for a condition on the sleeps.
         var waiters = ConditionWaiters<State>()
 
         /// Takes out the waiters whose condition holds now, to be resumed once the lock is let go.
         mutating func satisfiedWaiters() -> [CheckedContinuation<Bool, Never>] {
-            waiters.satisfied(by: self)
+            guard !waiters.isEmpty else { return [] }
+            let sleeps = self
+            return waiters.satisfied(by: sleeps)
         }
     }
 
@@ -88,17 +90,13 @@ final class WatchedTestClock: Clock, Sendable {
 
     /// True once `condition` holds on the sleeps, told as they start and end; false after `limit`.
     private func until(within limit: Duration, _ condition: @escaping @Sendable (State) -> Bool) async -> Bool {
-        let number = state.withLock { $0.waiters.number() }
-        return await within(limit) {
-            _ = await ConditionWaiters<State>.wait(
-                register: { continuation in
-                    self.state.withLock { state in
-                        if condition(state) { return true }
-                        state.waiters.add(number, condition, continuation)
-                        return false
-                    }
-                },
-                cancelled: { self.state.withLock { $0.waiters.remove(number) } })
+        await within(limit) { _ = await self.waitUntil(condition) }
+    }
+
+    func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<State>, State) -> Result) -> Result {
+        state.withLock { state in
+            let sleeps = state
+            return body(&state.waiters, sleeps)
         }
     }
 }
