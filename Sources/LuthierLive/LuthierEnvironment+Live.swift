@@ -31,9 +31,9 @@ extension LuthierEnvironment {
 /// share. Nothing past this point asks which it is.
 public struct LiveSystem: Sendable {
     /// The database the shop runs on.
-    public enum Store: Sendable {
-        case sqlite(WorkshopStore)
-        case postgres(PostgresStore)
+    public enum Database: Sendable {
+        case sqlite(SQLiteDatabase)
+        case postgres(PostgreSQLDatabase)
     }
 
     public let environment: LuthierEnvironment
@@ -45,7 +45,9 @@ public struct LiveSystem: Sendable {
     /// Another Hacker-News-compatible API for the journal's reader (`--news-url`); nil reads the
     /// shop's own journal.
     public let news: NewsClient?
-    public let store: Store
+    public let database: Database
+    /// The workshop's records on that database.
+    public let store: WorkshopStore
     private let httpClient: HTTPClient?
     /// Which instance on the PostgreSQL database runs the workshop floor; nil for SQLite.
     private let floorLeader: PostgresFloorLeader<ContinuousClock>?
@@ -65,32 +67,25 @@ public struct LiveSystem: Sendable {
         let latency = SimulatedLatency(clock: clock, isEnabled: simulateLatency)
         let workshop: WorkshopClient
         let sessions: SessionStore
-        let analytics: AnalyticsClient
         if PostgresLocation.isPostgres(database) {
-            let postgres = PostgresStore(location: try PostgresLocation(url: database), logger: logger)
-            store = .postgres(postgres)
-            workshop = .live(postgres: postgres, latency: latency)
-            sessions = .live(postgres: postgres)
-            analytics = .live(postgres: postgres)
-            admin = .live(postgres: postgres)
-            journal = .live(postgres: postgres)
+            let postgres = PostgreSQLDatabase(location: try PostgresLocation(url: database), logger: logger)
+            self.database = .postgres(postgres)
+            store = WorkshopStore(postgres: postgres)
+            workshop = .live(store: store, latency: latency, changesElsewhere: { postgres.changes() })
+            sessions = .live(store: store, postgres: postgres)
             floorLeader = PostgresFloorLeader(location: postgres.location, logger: logger, clock: clock)
         } else {
-            let sqlite = try WorkshopStore(path: database, servingCorrupt: servingCorrupt)
-            store = .sqlite(sqlite)
-            workshop = .live(store: sqlite, latency: latency)
-            sessions = .live(store: sqlite)
-            analytics = .live(store: sqlite)
-            admin = .live(store: sqlite)
-            journal = .live(store: sqlite)
+            let sqlite = try SQLiteDatabase(path: database, servingCorrupt: servingCorrupt)
+            self.database = .sqlite(sqlite)
+            store = WorkshopStore(sqlite: sqlite)
+            workshop = .live(store: store, latency: latency)
+            sessions = .live(store: store)
             floorLeader = nil
         }
-        readinessProbe = ReadinessProbe(clock: clock) { [store] in
-            switch store {
-            case .sqlite(let sqlite): await sqlite.writeProblem()
-            case .postgres(let postgres): await postgres.writeProblem(within: .seconds(5))
-            }
-        }
+        let analytics = AnalyticsClient.live(store: store)
+        admin = .live(store: store)
+        journal = .live(store: store)
+        readinessProbe = ReadinessProbe(clock: clock) { [store] in await store.writeProblem() }
         let exchangeRates: ExchangeRateClient
         // One HTTP client for both upstreams, made only when one is configured.
         let httpClient = ratesURL != nil || newsURL != nil ? HTTPClient(eventLoopGroupProvider: .singleton) : nil
@@ -114,7 +109,7 @@ public struct LiveSystem: Sendable {
     /// `body` (and stopped after it) and its schema brought up to date first; SQLite needs
     /// nothing beside it.
     public func running<T>(_ body: () async throws -> T) async throws -> T {
-        guard case .postgres(let postgres) = store else { return try await body() }
+        guard case .postgres(let postgres) = database else { return try await body() }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await postgres.run() }
             if let floorLeader { group.addTask { await floorLeader.run() } }
@@ -127,22 +122,19 @@ public struct LiveSystem: Sendable {
     /// The key session ids are signed with, shared by every instance on the database (made by the
     /// first to ask); nil for an SQLite file, which one process serves (a key of its own will do).
     public func sharedSessionIDKey() async throws -> [UInt8]? {
-        guard case .postgres(let postgres) = store else { return nil }
+        guard case .postgres(let postgres) = database else { return nil }
         return try await postgres.sharedSecret(named: "session-id-key")
     }
 
     /// Adds each of `codes` the database does not hold yet, and returns every stored code.
     public func seedDiscountCodes(_ codes: [DiscountCode]) async throws -> [DiscountCode] {
-        switch store {
-        case .sqlite(let sqlite): try sqlite.seedDiscountCodes(codes)
-        case .postgres(let postgres): try await postgres.seedDiscountCodes(codes)
-        }
+        try await store.seedDiscountCodes(codes)
     }
 
     /// How often a write waited for another process's lock on the SQLite file (PostgreSQL's own
     /// waits are the server's to report: 0 here).
     public var lockWaits: Int {
-        switch store {
+        switch database {
         case .sqlite(let sqlite): sqlite.lockWaits
         case .postgres: 0
         }
@@ -163,7 +155,7 @@ public struct LiveSystem: Sendable {
     /// How the kiosk's showcase reaches the other instances on the database; nil for an SQLite
     /// file, which one process serves.
     public var showcase: ShowcaseClient? {
-        switch store {
+        switch database {
         case .sqlite: nil
         case .postgres(let postgres): .live(postgres: postgres)
         }
@@ -172,7 +164,7 @@ public struct LiveSystem: Sendable {
     /// What the operator must hear at start about the database: an empty file where a shop was
     /// expected, a damaged one served as asked. Empty when all is well.
     public var warnings: [String] {
-        guard case .sqlite(let sqlite) = store else { return [] }
+        guard case .sqlite(let sqlite) = database else { return [] }
         var warnings: [String] = []
         if sqlite.startedOnEmptyFile {
             warnings.append(
@@ -189,10 +181,7 @@ public struct LiveSystem: Sendable {
 
     /// What `--database` named, without a password.
     public var databaseDescription: String {
-        switch store {
-        case .sqlite(let sqlite): sqlite.path
-        case .postgres(let postgres): postgres.location.description
-        }
+        "\(store.database)"
     }
 
     /// Releases the HTTP client, after the server has stopped.

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Whether the shop's database serves now, probed at most once per `interval` however often it is
 /// asked: balancers and monitors (or a flood of `/healthz`) cost one probe per interval, never one
-/// each. The probe is a real write (`WorkshopStore.writeProblem`, `PostgresStore.writeProblem`),
+/// each. The probe is a real write (`WorkshopStore.writeProblem`, on either database),
 /// so a full disk, a read-only file, another process's lock or a database refusing writes all show.
 ///
 /// A probe still running after `bound` answers "not ready" to everyone waiting, at once; its

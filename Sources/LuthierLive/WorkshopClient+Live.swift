@@ -3,12 +3,12 @@ import LuthierDomain
 import LuthierFeatures
 
 extension WorkshopClient {
-    /// The workshop the server runs on: every call answered by the SQLite `store`.
+    /// The workshop the server runs on: every call answered by `store`.
     ///
     /// With `simulatedLatency`, each call first waits as long as the original app's did
     /// (availability 1–2 s, estimate 0.7–1.5 s, shipping 0.3–1 s, order 1–2 s; see
     /// `SimulatedLatency`) on `clock`, so a demo shows the loading states and tests can drive
-    /// them with a test clock. Off by default: a real shop answers as fast as SQLite does.
+    /// them with a test clock. Off by default: a real shop answers as fast as its database does.
     public static func live(
         store: WorkshopStore,
         clock: any Clock<Duration>,
@@ -17,51 +17,13 @@ extension WorkshopClient {
         live(store: store, latency: SimulatedLatency(clock: clock, isEnabled: simulatedLatency))
     }
 
-    /// As `live(store:clock:simulatedLatency:)`, with the latency spelled out (fixed delays in tests).
-    public static func live(store: WorkshopStore, latency: SimulatedLatency) -> WorkshopClient {
-        WorkshopClient(
-            availability: { lines in
-                try await latency.wait(SimulatedLatency.availability)
-                return try await store.asyncRead { db in try WorkshopStore.availability(of: lines, in: db) }
-            },
-            estimate: { lines in
-                try await latency.wait(SimulatedLatency.estimate)
-                return try await store.asyncRead { db in try store.estimate(for: lines, in: db) }
-            },
-            shippingOptions: { lines in
-                try await latency.wait(SimulatedLatency.shipping)
-                return store.shippingOptions(for: lines)
-            },
-            placeOrder: { request in
-                try await latency.wait(SimulatedLatency.order)
-                return try await store.placeOrderAsync(request)
-            },
-            order: { number in
-                try await store.asyncRead { db in try WorkshopStore.fetchOrder(in: db, where: "number", is: number) }
-            },
-            // The workshop floor's own calls are never slowed down: they are not the customer's.
-            advanceStages: { now, pace in
-                try await store.advanceStagesAsync(now: now, pace: pace)
-            },
-            nextStageChange: { pace in
-                try await store.asyncRead { db in try WorkshopStore.nextStageChange(pace: pace, in: db) }
-            },
-            recentOrders: { limit in
-                try await store.asyncRead { db in try WorkshopStore.recentOrders(limit: limit, in: db) }
-            },
-            ordersInProgress: {
-                try await store.asyncRead { db in try WorkshopStore.ordersInProgress(in: db) }
-            },
-            guitarsOrdered: { since in
-                try await store.asyncRead { db in try WorkshopStore.guitarsOrdered(since: since, in: db) }
-            }
-        )
-    }
-
-    /// The workshop on PostgreSQL (`--database postgres://…`): the same calls, answered by
-    /// `store`, with the same optional simulated latency.
-    public static func live(postgres store: PostgresStore, latency: SimulatedLatency) -> WorkshopClient {
-        WorkshopClient(
+    /// As `live(store:clock:simulatedLatency:)`, with the latency spelled out (fixed delays in
+    /// tests), and the changes other instances commit when the store is shared (PostgreSQL).
+    public static func live(
+        store: WorkshopStore, latency: SimulatedLatency,
+        changesElsewhere: (@Sendable () -> AsyncStream<WorkshopChange>)? = nil
+    ) -> WorkshopClient {
+        var client = WorkshopClient(
             availability: { lines in
                 try await latency.wait(SimulatedLatency.availability)
                 return try await store.availability(for: lines)
@@ -72,6 +34,7 @@ extension WorkshopClient {
             },
             shippingOptions: { _ in
                 try await latency.wait(SimulatedLatency.shipping)
+                // Every order ships the same ways; the lines are the argument so that could change.
                 return ShippingOption.standard
             },
             placeOrder: { request in
@@ -79,12 +42,14 @@ extension WorkshopClient {
                 return try await store.placeOrder(request)
             },
             order: { number in try await store.order(number: number) },
+            // The workshop floor's own calls are never slowed down: they are not the customer's.
             advanceStages: { now, pace in try await store.advanceStages(now: now, pace: pace) },
             nextStageChange: { pace in try await store.nextStageChange(pace: pace) },
             recentOrders: { limit in try await store.recentOrders(limit: limit) },
             ordersInProgress: { try await store.ordersInProgress() },
-            guitarsOrdered: { since in try await store.guitarsOrdered(since: since) },
-            changesElsewhere: { store.changes() }
+            guitarsOrdered: { since in try await store.guitarsOrdered(since: since) }
         )
+        if let changesElsewhere { client.changesElsewhere = changesElsewhere }
+        return client
     }
 }

@@ -1,19 +1,39 @@
 import Foundation
-import GRDB
 import LuthierDomain
+import LuthierFeatures
 
 /// What the shop's admin does with orders: find them, read their history, cancel one before its
 /// woods are cut, hand a pickup over.
 extension WorkshopStore {
     /// Orders newest first, at most `limit`: those at `stage` (every stage when nil) whose number
     /// contains `number` (every number when nil; the caller passes it upper-cased).
-    public func orders(stage: OrderStatus?, numberContaining number: String?, limit: Int) throws -> [Order] {
-        try writer.read { db in try Self.orders(stage: stage, numberContaining: number, limit: limit, in: db) }
+    public func orders(stage: OrderStatus?, numberContaining number: String?, limit: Int) async throws -> [Order] {
+        try await database.read { connection in
+            let dialect = connection.dialect
+            var query: SQLStatement = "SELECT \(sql: Self.orderColumns) FROM orders WHERE 1 = 1"
+            if let stage { query = "\(query) AND status = \(stage.rawValue)" }
+            if let number { query = "\(query) AND \(sql: dialect.position)(number, \(number)) > 0" }
+            return try await Self.fetchOrders(
+                on: connection,
+                "\(query) ORDER BY placed_at DESC, number COLLATE \(sql: dialect.byteOrder) DESC LIMIT \(max(0, limit))"
+            )
+        }
     }
 
     /// The stages order `number` has reached, in the order they were written (empty for no such order).
-    public func stageHistory(ofOrder number: String) throws -> [StageEntry] {
-        try writer.read { db in try Self.stageHistory(ofOrder: number, in: db) }
+    public func stageHistory(ofOrder number: String) async throws -> [StageEntry] {
+        try await database.read { connection in
+            try await connection.rows(
+                """
+                SELECT status, started_at, note FROM order_stages WHERE order_number = \(number)
+                ORDER BY \(sql: connection.dialect.insertionOrder)
+                """
+            ).compactMap { row in
+                guard let status = OrderStatus(rawValue: try row["status"]) else { return nil }
+                return StageEntry(
+                    status: status, startedAt: Self.date(milliseconds: try row["started_at"]), note: try row["note"])
+            }
+        }
     }
 
     /// Cancels order `number` with the admin's `note`, in one write transaction: the order becomes
@@ -22,85 +42,53 @@ extension WorkshopStore {
     ///
     /// - Throws: `OrderChangeRefusal.noSuchOrder`, or `.notCancellable` once its woods are being
     ///   cut (past wood selection); nothing is written then.
-    public func cancelOrder(number: String, note: String) throws -> Order {
-        try writer.write { db in try self.cancelOrder(number: number, note: note, in: db) }
+    public func cancelOrder(number: String, note: String) async throws -> Order {
+        try await database.write { connection in
+            guard let order = try await Self.fetchOrder(on: connection, where: .number, is: number) else {
+                throw OrderChangeRefusal.noSuchOrder(number)
+            }
+            guard order.status.isCancellable else { throw OrderChangeRefusal.notCancellable(number, order.status) }
+            let at = self.now()
+            let stock = try Self.stock(from: try await connection.rows(Self.allStock))
+            for need in WoodNeed.of(order.lines) {
+                _ = try await Self.book(
+                    need.count, of: need.wood, inStockBefore: stock[need.wood] ?? 0,
+                    note: "Order \(number) cancelled: \(note)", at: at, on: connection)
+            }
+            return try await Self.move(order, to: .cancelled, at: at, note: note, on: connection)
+        }
     }
 
     /// Marks pickup order `number` collected (dated now).
     ///
     /// - Throws: `OrderChangeRefusal.noSuchOrder`, or `.notCollectable` unless it is ready for
     ///   pickup; nothing is written then.
-    public func markCollected(number: String) throws -> Order {
-        try writer.write { db in try self.markCollected(number: number, in: db) }
+    public func markCollected(number: String) async throws -> Order {
+        try await database.write { connection in
+            guard let order = try await Self.fetchOrder(on: connection, where: .number, is: number) else {
+                throw OrderChangeRefusal.noSuchOrder(number)
+            }
+            guard order.status.isCollectable else { throw OrderChangeRefusal.notCollectable(number, order.status) }
+            return try await Self.move(order, to: .collected, at: self.now(), note: nil, on: connection)
+        }
     }
 
-    // MARK: - Inside a database access
-
-    func cancelOrder(number: String, note: String, in db: Database) throws -> Order {
-        guard let order = try Self.fetchOrder(in: db, where: "number", is: number) else {
-            throw OrderChangeRefusal.noSuchOrder(number)
-        }
-        guard order.status.isCancellable else { throw OrderChangeRefusal.notCancellable(number, order.status) }
-        let at = now()
-        for need in WoodNeed.of(order.lines) {
-            _ = try Self.book(
-                need.count, of: need.wood, inStockBefore: try Self.quantity(of: need.wood, in: db),
-                note: "Order \(number) cancelled: \(note)", at: at, in: db)
-        }
-        return try Self.move(order, to: .cancelled, at: at, note: note, in: db)
-    }
-
-    func markCollected(number: String, in db: Database) throws -> Order {
-        guard let order = try Self.fetchOrder(in: db, where: "number", is: number) else {
-            throw OrderChangeRefusal.noSuchOrder(number)
-        }
-        guard order.status.isCollectable else { throw OrderChangeRefusal.notCollectable(number, order.status) }
-        return try Self.move(order, to: .collected, at: now(), note: nil, in: db)
-    }
-
-    /// Puts `order` at `status` from `at`, with its history row; returns it as stored.
+    /// Puts `order` at `status` from `at`, with its history row, and tells the other instances;
+    /// returns it as stored.
     private static func move(
-        _ order: Order, to status: OrderStatus, at: Date, note: String?, in db: Database
-    ) throws -> Order {
+        _ order: Order, to status: OrderStatus, at: Date, note: String?, on connection: any SQLConnection
+    ) async throws -> Order {
         let started = milliseconds(at)
-        try db.execute(
-            sql: "UPDATE orders SET status = ?, stage_started_at = ? WHERE number = ?",
-            arguments: [status.rawValue, started, order.number])
-        try insertStage(
-            StageEntry(status: status, startedAt: date(milliseconds: started), note: note), of: order.number, in: db)
-        guard let moved = try fetchOrder(in: db, where: "number", is: order.number) else {
+        try await connection.run(
+            "UPDATE orders SET status = \(status.rawValue), stage_started_at = \(started) WHERE number = \(order.number)"
+        )
+        try await insertStage(
+            StageEntry(status: status, startedAt: date(milliseconds: started), note: note), of: order.number,
+            on: connection)
+        try await connection.tell(WorkshopChange.changed(number: order.number).payload, on: .workshop)
+        guard let moved = try await fetchOrder(on: connection, where: .number, is: order.number) else {
             throw OrderChangeRefusal.noSuchOrder(order.number)
         }
         return moved
-    }
-
-    static func insertStage(_ entry: StageEntry, of number: String, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO order_stages (order_number, status, started_at, note) VALUES (?, ?, ?, ?)",
-            arguments: [number, entry.status.rawValue, milliseconds(entry.startedAt), entry.note])
-    }
-
-    static func orders(
-        stage: OrderStatus?, numberContaining number: String?, limit: Int, in db: Database
-    ) throws -> [Order] {
-        try fetchOrders(
-            in: db,
-            sql: """
-                SELECT * FROM orders
-                WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR instr(number, ?2) > 0)
-                ORDER BY placed_at DESC, number DESC LIMIT ?3
-                """,
-            arguments: [stage?.rawValue, number, max(0, limit)])
-    }
-
-    static func stageHistory(ofOrder number: String, in db: Database) throws -> [StageEntry] {
-        try Row.fetchAll(
-            db,
-            sql: "SELECT status, started_at, note FROM order_stages WHERE order_number = ? ORDER BY rowid",
-            arguments: [number]
-        ).compactMap { row in
-            guard let status = OrderStatus(rawValue: row["status"]) else { return nil }
-            return StageEntry(status: status, startedAt: date(milliseconds: row["started_at"]), note: row["note"])
-        }
     }
 }

@@ -1,161 +1,174 @@
 import Foundation
-import GRDB
 import LuthierDomain
+import LuthierFeatures
 
 extension WorkshopStore {
-    /// Places the order `request` describes, in one write transaction: takes every guitar's body
-    /// blank and fretboard out of stock (`quantity` of each per line) and records the order
-    /// (number, access key, currency, exact rate, every amount in minor units including the
-    /// discount and its code, shipping, the first stage (wood selection, begun now), time, checkout
-    /// id) with its lines.
+    /// Places the order `request` describes, in one write transaction under the workshop's lock:
+    /// takes every guitar's body blank and fretboard out of stock (`quantity` of each per line)
+    /// and records the order (number, access key, currency, exact rate, every amount in minor
+    /// units including the discount and its code, shipping, the first stage begun now, time,
+    /// checkout id) with its lines, and tells the other instances.
     ///
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
-    /// concurrent posts make one order. (Writes are serialized, and the `UNIQUE` checkout id
-    /// backs that up against another process writing the same file.)
+    /// concurrent posts make one order. (Writes take turns, and the `UNIQUE` checkout id backs
+    /// that up against another process writing the same file.)
     ///
+    /// - Parameter beforeCommit: runs last inside the transaction, so that tests can fail or kill
+    ///   the process at the worst moment.
     /// - Throws: `OrderError.unavailable(missing:)` when the stock of any wood is short of what the
     ///   whole order needs, naming each such wood once; nothing is written then.
     ///   `WorkshopStoreError.emptyOrder` for a request without lines.
-    public func placeOrder(_ request: OrderRequest) throws -> Order {
-        try placeOrder(request, beforeCommit: {})
+    public func placeOrder(
+        _ request: OrderRequest, beforeCommit: @escaping @Sendable () async throws -> Void = {}
+    ) async throws -> Order {
+        do {
+            return try await database.write { connection in
+                try await self.placeOrder(request, on: connection, beforeCommit: beforeCommit)
+            }
+        } catch  where database.isUniqueViolation(error) {
+            // Another process ordered this checkout first: its order is the answer.
+            guard let existing = try await order(checkoutID: request.checkoutID) else { throw error }
+            return existing
+        }
     }
 
     /// The order numbered `number` ("LU-7K3M9Q"), if there is one.
-    public func order(number: String) throws -> Order? {
-        try writer.read { db in try Self.fetchOrder(in: db, where: "number", is: number) }
+    public func order(number: String) async throws -> Order? {
+        try await database.read { connection in try await Self.fetchOrder(on: connection, where: .number, is: number) }
     }
 
     /// The order placed from checkout `checkoutID`, if it was ordered.
-    public func order(checkoutID: String) throws -> Order? {
-        try writer.read { db in try Self.fetchOrder(in: db, where: "checkout_id", is: checkoutID) }
-    }
-
-    // MARK: - Internals
-
-    /// `placeOrder`, with `beforeCommit` run last inside the transaction, so that tests can fail
-    /// or kill the process at the worst moment.
-    func placeOrder(_ request: OrderRequest, beforeCommit: () throws -> Void) throws -> Order {
-        do {
-            return try writer.write { db in try self.placeOrder(request, in: db, beforeCommit: beforeCommit) }
-        } catch let error where Self.isDuplicateCheckout(error) {
-            return try existingOrder(checkoutID: request.checkoutID, after: error)
+    public func order(checkoutID: String) async throws -> Order? {
+        try await database.read { connection in
+            try await Self.fetchOrder(on: connection, where: .checkoutID, is: checkoutID)
         }
     }
 
-    /// `placeOrder` without holding a Swift concurrency thread while the writer is busy.
-    func placeOrderAsync(_ request: OrderRequest) async throws -> Order {
-        do {
-            return try await writer.write { db in try self.placeOrder(request, in: db, beforeCommit: {}) }
-        } catch let error where Self.isDuplicateCheckout(error) {
-            return try existingOrder(checkoutID: request.checkoutID, after: error)
-        }
-    }
+    // MARK: - Inside a transaction
 
-    /// The body of the order transaction.
-    func placeOrder(_ request: OrderRequest, in db: Database, beforeCommit: () throws -> Void) throws -> Order {
-        if let existing = try Self.fetchOrder(in: db, where: "checkout_id", is: request.checkoutID) {
+    private func placeOrder(
+        _ request: OrderRequest, on connection: any SQLConnection, beforeCommit: @Sendable () async throws -> Void
+    ) async throws -> Order {
+        if let existing = try await Self.fetchOrder(on: connection, where: .checkoutID, is: request.checkoutID) {
             return existing
         }
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         let needs = WoodNeed.of(request.lines)
-        let stock = try Self.stock(of: needs, in: db)
+        let stock = try Self.stock(from: try await connection.rows(Self.allStock))
         let missing = WoodNeed.missing(needs, stock: stock)
         if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
-        for entry in JournalEntry.ranOut(taking: needs, from: stock) { try Self.write(entry, at: now(), in: db) }
-        for need in needs {
-            try db.execute(
-                sql: "UPDATE wood_stock SET quantity = quantity - ? WHERE kind = ? AND wood = ?",
-                arguments: [need.count, need.wood.kind, need.wood.wood]
-            )
+        for entry in JournalEntry.ranOut(taking: needs, from: stock) {
+            try await Self.write(entry, at: now(), on: connection)
         }
+        for need in needs {
+            try await connection.run(
+                """
+                UPDATE wood_stock SET quantity = quantity - \(need.count)
+                WHERE kind = \(need.wood.kind) AND wood = \(need.wood.wood)
+                """)
+        }
+        var generator = SystemRandomNumberGenerator()
         let order = Order(
-            placing: request, number: try Self.freeOrderNumber(in: db),
-            accessKey: Self.newAccessKey(),  // the system's generator: a key is a secret
+            placing: request, number: try await Self.freeOrderNumber(on: connection),
+            accessKey: Order.newAccessKey(using: &generator),  // the system's generator: a key is a secret
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())))
-        try Self.insert(order, in: db)
-        try beforeCommit()
+        try await Self.insert(order, on: connection)
+        try await connection.tell(WorkshopChange.placed(number: order.number).payload, on: .workshop)
+        try await beforeCommit()
         return order
     }
 
-    static func insert(_ order: Order, in db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO orders (
-                    number, access_key, checkout_id, shipping, currency, rate,
-                    base_price_minor, additions_minor, discount_minor, discount_code, shipping_minor, total_minor,
-                    status, placed_at, session_key, stage_started_at
-                ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                order.number, order.accessKey, order.checkoutID,
-                order.shipping.rawValue, order.currency.code, order.rate.description,
-                order.quote.basePrice.minorUnits, order.quote.additions.minorUnits,
-                order.quote.discount.minorUnits, order.discountCode,
-                order.quote.shipping.minorUnits, order.quote.total.minorUnits,
-                order.status.rawValue, milliseconds(order.placedAt), order.sessionKey,
-                milliseconds(order.stageStartedAt),
-            ]
-        )
-        try insertStage(StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number, in: db)
+    /// The columns of `orders`, in the order ``insert(_:on:)`` writes them.
+    static let orderColumns =
+        """
+        number, access_key, checkout_id, shipping, currency, rate, base_price_minor, additions_minor, \
+        discount_minor, discount_code, shipping_minor, total_minor, status, placed_at, session_key, stage_started_at
+        """
+
+    static func insert(_ order: Order, on connection: any SQLConnection) async throws {
+        let quote = order.quote
+        try await connection.run(
+            """
+            INSERT INTO orders (\(sql: orderColumns)) VALUES (
+                \(order.number), \(order.accessKey), \(order.checkoutID), \(order.shipping.rawValue),
+                \(order.currency.code), \(order.rate.description), \(quote.basePrice.minorUnits),
+                \(quote.additions.minorUnits), \(quote.discount.minorUnits), \(order.discountCode),
+                \(quote.shipping.minorUnits), \(quote.total.minorUnits), \(order.status.rawValue),
+                \(milliseconds(order.placedAt)), \(order.sessionKey), \(milliseconds(order.stageStartedAt))
+            )
+            """)
+        try await insertStage(
+            StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number, on: connection)
         for (position, line) in order.lines.enumerated() {
-            try db.execute(
-                sql: """
-                    INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    order.number, position,
-                    line.guitar.shape.rawValue, line.guitar.color.rawValue,
-                    line.guitar.body.rawValue, line.guitar.fretboard.rawValue,
-                    line.quantity,
-                ]
-            )
+            let guitar = line.guitar
+            try await connection.run(
+                """
+                INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity)
+                VALUES (\(order.number), \(position), \(guitar.shape.rawValue), \(guitar.color.rawValue),
+                    \(guitar.body.rawValue), \(guitar.fretboard.rawValue), \(line.quantity))
+                """)
         }
     }
 
-    static func fetchOrder(in db: Database, where column: String, is value: String) throws -> Order? {
-        // `column` is one of this file's literals, never user input.
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM orders WHERE \(column) = ?", arguments: [value])
-        else { return nil }
-        let number: String = row["number"]
-        let lineRows = try Row.fetchAll(
-            db,
-            sql: "SELECT * FROM order_lines WHERE order_number = ? ORDER BY position",
-            arguments: [number]
-        )
-        return try order(from: row, lines: lineRows)
+    static func insertStage(_ entry: StageEntry, of number: String, on connection: any SQLConnection) async throws {
+        try await connection.run(
+            """
+            INSERT INTO order_stages (order_number, status, started_at, note)
+            VALUES (\(number), \(entry.status.rawValue), \(milliseconds(entry.startedAt)), \(entry.note))
+            """)
     }
 
-    /// Every order `sql` selects (whole `orders` rows), in its order, each with its lines.
-    static func fetchOrders(in db: Database, sql: String, arguments: StatementArguments = []) throws -> [Order] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            let lineRows = try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM order_lines WHERE order_number = ? ORDER BY position",
-                arguments: [row["number"] as String]
-            )
-            return try order(from: row, lines: lineRows)
+    /// The columns an order is found by: each holds one order at most (`PRIMARY KEY`, `UNIQUE`).
+    enum OrderKey: String {
+        case number
+        case checkoutID = "checkout_id"
+    }
+
+    /// The order whose `key` is `value`, if there is one.
+    static func fetchOrder(on connection: any SQLConnection, where key: OrderKey, is value: String) async throws
+        -> Order?
+    {
+        try await fetchOrders(
+            on: connection, "SELECT \(sql: orderColumns) FROM orders WHERE \(sql: key.rawValue) = \(value)"
+        ).first
+    }
+
+    /// Every order `query` selects (``orderColumns``), in its order, each with its lines (read
+    /// in one more query for them all).
+    static func fetchOrders(on connection: any SQLConnection, _ query: SQLStatement) async throws -> [Order] {
+        let rows = try await connection.rows(query)
+        guard !rows.isEmpty else { return [] }
+        let numbers: [String] = try rows.map { try $0["number"] }
+        var lines: [String: [SQLRow]] = [:]
+        for line in try await connection.rows(
+            """
+            SELECT order_number, shape, color, body, fretboard, quantity FROM order_lines
+            WHERE order_number IN \(list: numbers) ORDER BY order_number, position
+            """)
+        {
+            lines[try line["order_number"], default: []].append(line)
         }
+        return try zip(rows, numbers).map { row, number in try order(from: row, lines: lines[number] ?? []) }
     }
 
-    private static func order(from row: Row, lines lineRows: [Row]) throws -> Order {
-        let number: String = row["number"]
-        func decode<Value: RawRepresentable>(_ column: String, of row: Row) throws -> Value
+    private static func order(from row: SQLRow, lines lineRows: [SQLRow]) throws -> Order {
+        let number: String = try row["number"]
+        func decode<Value: RawRepresentable>(_ column: String, of row: SQLRow) throws -> Value
         where Value.RawValue == String {
-            let raw: String = row[column]
+            let raw: String = try row[column]
             guard let value = Value(rawValue: raw) else {
                 throw WorkshopStoreError.unreadableOrder(number: number, column: column, value: raw)
             }
             return value
         }
         let currency: Currency = try decode("currency", of: row)
-        let rateText: String = row["rate"]
+        let rateText: String = try row["rate"]
         guard let rate = Decimal(string: rateText, locale: Locale(identifier: "en_US_POSIX")) else {
             throw WorkshopStoreError.unreadableOrder(number: number, column: "rate", value: rateText)
         }
-        func money(_ column: String) -> Money { Money(minorUnits: row[column], currency: currency) }
+        func money(_ column: String) throws -> Money { Money(minorUnits: try row[column], currency: currency) }
         let lines = try lineRows.map { line in
             CartLine(
                 guitar: Guitar(
@@ -164,71 +177,42 @@ extension WorkshopStore {
                     body: try decode("body", of: line),
                     fretboard: try decode("fretboard", of: line)
                 ),
-                quantity: line["quantity"]
+                quantity: try line["quantity"]
             )
         }
         return Order(
             number: number,
-            accessKey: row["access_key"],
-            checkoutID: row["checkout_id"],
+            accessKey: try row["access_key"],
+            checkoutID: try row["checkout_id"],
             lines: lines,
             shipping: try decode("shipping", of: row),
             currency: currency,
             rate: rate,
-            discountCode: row["discount_code"],
+            discountCode: try row["discount_code"],
             quote: Quote(
-                basePrice: money("base_price_minor"),
-                additions: money("additions_minor"),
-                discount: money("discount_minor"),
-                shipping: money("shipping_minor"),
-                total: money("total_minor")
+                basePrice: try money("base_price_minor"),
+                additions: try money("additions_minor"),
+                discount: try money("discount_minor"),
+                shipping: try money("shipping_minor"),
+                total: try money("total_minor")
             ),
             status: try decode("status", of: row),
-            placedAt: date(milliseconds: row["placed_at"]),
-            stageStartedAt: date(milliseconds: row["stage_started_at"]),
-            sessionKey: row["session_key"]
+            placedAt: date(milliseconds: try row["placed_at"]),
+            stageStartedAt: date(milliseconds: try row["stage_started_at"]),
+            sessionKey: try row["session_key"]
         )
-    }
-
-    /// After a `UNIQUE` clash on the checkout id (another connection ordered it first), the order
-    /// that won.
-    private func existingOrder(checkoutID: String, after error: any Error) throws -> Order {
-        guard let existing = try order(checkoutID: checkoutID) else { throw error }
-        return existing
-    }
-
-    static func isDuplicateCheckout(_ error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
-            && (error.message ?? "").contains("orders.checkout_id")
     }
 
     /// A number of ``Order/newNumber(using:)`` that no order holds yet, drawn again on the rare
     /// collision.
-    static func freeOrderNumber(in db: Database) throws -> String {
+    static func freeOrderNumber(on connection: any SQLConnection) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<16 {
             let number = Order.newNumber(using: &generator)
-            let taken = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM orders WHERE number = ?)",
-                arguments: [number]
-            )
+            let taken = try await connection.value(
+                "SELECT EXISTS (SELECT 1 FROM orders WHERE number = \(number))", as: Bool.self)
             if taken != true { return number }
         }
         throw WorkshopStoreError.noFreeOrderNumber
-    }
-
-    static func newAccessKey() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Order.newAccessKey(using: &generator)
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        WorkshopPace.milliseconds(date)
-    }
-
-    static func date(milliseconds: Int64) -> Date {
-        WorkshopPace.date(milliseconds: milliseconds)
     }
 }

@@ -1,68 +1,73 @@
 import Foundation
-import GRDB
 import LuthierFeatures
 
+/// Stored sessions: a JSON snapshot per session key, with the revision it was saved at. Every
+/// save and deletion is one statement, so none waits for the workshop's lock.
 extension WorkshopStore {
-    /// The session stored under `key`, marked used now; nil if there is none.
+    /// The session stored under `key`, marked used now; nil if there is none, or it was replaced
+    /// (a tombstone).
     ///
     /// A stored snapshot this version cannot read (corrupt JSON, or another `format` than
     /// `SessionSnapshot.currentFormat`) is deleted and nil returned: the customer starts afresh,
     /// which beats a server that fails every request of that cookie.
     func loadSession(key: String) async throws -> SessionSnapshot? {
-        let usedAt = Self.milliseconds(now())
-        return try await writer.write { db in
-            guard
-                let stored = try DatabaseValue.fetchOne(
-                    db, sql: "SELECT snapshot FROM sessions WHERE key = ?", arguments: [key])
-            else { return nil }
-            let text = String.fromDatabaseValue(stored)
-            if text == Self.tombstone { return nil }
-            guard let snapshot = text.flatMap(Self.decodeSession) else {
-                try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key])
-                return nil
-            }
-            try db.execute(sql: "UPDATE sessions SET used_at = ? WHERE key = ?", arguments: [usedAt, key])
-            return snapshot
+        // One statement marks it used and returns it, so no transaction is held across a round trip.
+        guard
+            let text = try await database.write(
+                "UPDATE sessions SET used_at = \(Self.milliseconds(now())) WHERE key = \(key) RETURNING snapshot"
+            ).first?.first(as: String.self)
+        else { return nil }
+        if text == Self.tombstone { return nil }
+        guard let snapshot = Self.decodeSession(text) else {
+            try await database.write("DELETE FROM sessions WHERE key = \(key)")
+            return nil
         }
+        return snapshot
     }
 
     /// Stores `snapshot` under `key`, marked used now, if the revision stored there is `base`
-    /// (nothing stored, for 0); otherwise nothing changes and the answer is `.conflict`: another
-    /// writer saved the session since, or it was deleted (its tombstone's revision is never a base).
+    /// (nothing stored, for 0), and tells every instance in the same statement; otherwise nothing
+    /// changes and the answer is `.conflict`: another writer saved the session since, or it was
+    /// deleted (its tombstone's revision is never a base).
     ///
     /// The snapshot is stored as JSON with Foundation's default strategies: dates as the exact
     /// `Double` they hold, so they read back equal; rates as decimal text (`ExchangeRate`'s own
     /// coding), so 0.83 stays 0.83.
     func saveSession(key: String, base: Int, snapshot: SessionSnapshot) async throws -> SessionSaveOutcome {
-        // Encoded before taking the writer, so that the one writer is held only for the upsert.
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         let time = Self.milliseconds(now())
-        return try await writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (key) DO UPDATE SET
-                        revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
-                        worth_keeping = excluded.worth_keeping
-                    WHERE sessions.revision = ?
-                    """,
-                arguments: [key, snapshot.revision, text, time, time, snapshot.isWorthKeeping, base]
-            )
-            return db.changesCount == 1 ? .saved : .conflict
-        }
+        let stored = try await database.write(
+            """
+            INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+            VALUES (\(key), \(snapshot.revision), \(text), \(time), \(time), \(snapshot.isWorthKeeping))
+            ON CONFLICT (key) DO UPDATE SET
+                revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                worth_keeping = excluded.worth_keeping
+            WHERE sessions.revision = \(base)
+            RETURNING 1
+            """,
+            telling: SQLNotice(
+                channel: .sessions, payload: StoredSessionRevision(key: key, revision: snapshot.revision).payload))
+        return stored.count == 1 ? .saved : .conflict
+    }
+
+    /// The revision stored under `key` now (a tombstone's is `Int64.max`), without marking the
+    /// session used; nil if none is stored.
+    func storedSessionRevision(key: String) async throws -> Int? {
+        try await database.read("SELECT revision FROM sessions WHERE key = \(key)").first?.first(as: Int.self)
     }
 
     /// Deletes every session last used before `date`, and the leftovers (not worth keeping, as
     /// the snapshot said when it was saved) last used before `leftoverDate`; says how many went.
     func deleteSessions(unusedBefore date: Date, leftoversUnusedBefore leftoverDate: Date) async throws -> Int {
-        let (cutoff, leftoverCutoff) = (Self.milliseconds(date), Self.milliseconds(leftoverDate))
-        return try await writer.write { db in
-            try db.execute(
-                sql: "DELETE FROM sessions WHERE used_at < ? OR (worth_keeping = 0 AND used_at < ?)",
-                arguments: [cutoff, leftoverCutoff])
-            return db.changesCount
-        }
+        try await database.write(
+            """
+            DELETE FROM sessions
+            WHERE used_at < \(Self.milliseconds(date))
+                OR (worth_keeping = \(false) AND used_at < \(Self.milliseconds(leftoverDate)))
+            RETURNING 1
+            """
+        ).count
     }
 
     /// What a deleted session's row holds until it expires, under the highest revision: no save's
@@ -71,20 +76,22 @@ extension WorkshopStore {
     static let tombstone = "replaced"
 
     /// Deletes the session stored under `key`, for good: its row becomes a tombstone with the
-    /// highest revision, read as no session, and expires like any leftover.
+    /// highest revision, read as no session, and expires like any leftover; every instance is
+    /// told (one holding the session drops it).
     func deleteSession(key: String) async throws {
         let time = Self.milliseconds(now())
-        try await writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
-                    VALUES (?, ?, ?, ?, ?, 0)
-                    ON CONFLICT (key) DO UPDATE SET
-                        revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
-                        worth_keeping = 0
-                    """,
-                arguments: [key, Int64.max, Self.tombstone, time, time])
-        }
+        _ = try await database.write(
+            """
+            INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
+            VALUES (\(key), \(Int64.max), \(Self.tombstone), \(time), \(time), \(false))
+            ON CONFLICT (key) DO UPDATE SET
+                revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
+                worth_keeping = excluded.worth_keeping
+            RETURNING 1
+            """,
+            telling: SQLNotice(
+                channel: .sessions,
+                payload: StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted).payload))
     }
 
     /// The snapshot in `text`, or nil if it is not one of the current format.

@@ -1,36 +1,49 @@
 import Foundation
-import GRDB
 import LuthierDomain
 
-/// The workshop's own records — wood stock, orders and their lines, stored sessions and the cart
-/// analytics log — in one SQLite file, through GRDB.
+/// The workshop's own records — wood stock, orders with their lines and stages, stored sessions,
+/// discount codes, the journal and the cart analytics log — on either database.
 ///
-/// SQLite gives the shop real transactions on one file with nothing to run beside it: an order
-/// and the woods it takes out of stock are written together or not at all, even if the process
-/// dies half-way. A file is opened in WAL mode (`DatabasePool`: readers never wait for the
-/// writer); `":memory:"` opens a private in-memory database (`DatabaseQueue`) for tests. Every
-/// write goes through the one serialized writer, which is what makes ordering idempotent.
-///
-/// The methods are synchronous (they are short SQLite calls); the live `WorkshopClient` uses the
-/// asynchronous variants so that no Swift concurrency thread waits on the database.
+/// Each operation is written once, over ``SQLDatabase``: the SQLite file (``SQLiteDatabase``,
+/// the embedded default) or PostgreSQL (``PostgreSQLDatabase``, for several instances). The
+/// store only reads and writes: what an order needs, whether stock covers it, the estimate, order
+/// numbers and keys, and the stage step are `LuthierDomain`'s.
 public final class WorkshopStore: Sendable {
-    /// The path given at start-up (or `":memory:"`).
-    public let path: String
-    /// Whether the file was there but empty (0 bytes) when the store opened it: a new shop was
-    /// started in it, which the server says loudly (a shop may have been lost).
-    public let startedOnEmptyFile: Bool
-    /// What `PRAGMA integrity_check` found damaged when the store opened (empty when whole); only
-    /// ever non-empty for a store opened `servingCorrupt`.
-    public let damage: [String]
+    let database: any SQLDatabase
     /// How estimates follow the backlog and the woods.
     public let estimateRule: EstimateRule
-    let writer: any DatabaseWriter
+    /// The clock orders, sessions and analytics are stamped with; tests pass a fixed time.
     let now: @Sendable () -> Date
-    private let lockWait: WriteLockWait
 
-    /// How many writes have had to wait for another connection's write lock (another process on
-    /// the same file) since the store opened.
-    public var lockWaits: Int { lockWait.waitCount }
+    /// The store on the SQLite file `database`.
+    public convenience init(
+        sqlite database: SQLiteDatabase, estimateRule: EstimateRule = .standard,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(database: database, estimateRule: estimateRule, now: now)
+    }
+
+    /// The store on the PostgreSQL `database` (migrated with its `migrate()` before use).
+    public convenience init(
+        postgres database: PostgreSQLDatabase, estimateRule: EstimateRule = .standard,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(database: database, estimateRule: estimateRule, now: now)
+    }
+
+    /// The store on an SQLite file at `path` (or `":memory:"`), opened and migrated as
+    /// ``SQLiteDatabase/init(path:servingCorrupt:)`` does.
+    public convenience init(
+        path: String, estimateRule: EstimateRule = .standard, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.init(database: try SQLiteDatabase(path: path), estimateRule: estimateRule, now: now)
+    }
+
+    init(database: any SQLDatabase, estimateRule: EstimateRule, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.estimateRule = estimateRule
+        self.now = now
+    }
 
     /// The stock a new database starts with, per wood, as the first migration seeds it.
     ///
@@ -50,203 +63,97 @@ public final class WorkshopStore: Sendable {
         .fretboard(.blackLimba): 2,
     ]
 
-    /// Opens (creating if needed) the database at `path`, or an in-memory one for `":memory:"`,
-    /// checks that an existing one is whole (`PRAGMA integrity_check`), and runs every migration
-    /// it has not run yet.
-    ///
-    /// - Parameters:
-    ///   - estimateRule: how estimates are computed; the documented standard by default.
-    ///   - now: the clock orders, sessions and analytics are stamped with; tests pass a fixed time.
-    ///   - servingCorrupt: opens a file the check finds damaged all the same (the operator's
-    ///     explicit choice, to read out what is left); the damage is in `damage`.
-    /// - Throws: `WorkshopStoreError.corrupt` naming the path and what the check found, or
-    ///   `.cannotOpen` naming the path and SQLite's reason.
-    public convenience init(
-        path: String,
-        estimateRule: EstimateRule = .standard,
-        now: @escaping @Sendable () -> Date = { Date() },
-        servingCorrupt: Bool = false
-    ) throws {
-        try self.init(
-            path: path, estimateRule: estimateRule, now: now, migratingUpTo: nil, servingCorrupt: servingCorrupt)
+    /// Whether the workshop can build each line of an order, in line order, judged against what
+    /// the whole order needs: two lines that each need the last Black Limba blank are both
+    /// unavailable, because the workshop cannot build both (``WoodNeed``).
+    public func availability(for lines: [CartLine]) async throws -> [Availability] {
+        WoodNeed.availability(of: lines, stock: try await Self.stock(from: database.read(Self.allStock)))
     }
 
-    /// As the public initializer, but migrating only up to (and including) the migration named
-    /// `lastMigration` when one is given: tests build a database of an older schema with it, to
-    /// check that the next migrations carry its rows over. Such a store is only good for raw SQL.
-    ///
-    /// `writeLockWait` bounds how long the writes wait, together, for a write lock another process
-    /// holds (see `WriteLockWait`); tests shorten it, or measure it on a clock of their own.
-    init(
-        path: String,
-        estimateRule: EstimateRule = .standard,
-        now: @escaping @Sendable () -> Date = { Date() },
-        migratingUpTo lastMigration: String?,
-        writeLockWait: Duration = .seconds(5),
-        lockWaitClock: WriteLockWait.Clock = .live,
-        servingCorrupt: Bool = false
-    ) throws {
-        self.path = path
-        // A file of 0 bytes is a new database to SQLite; where a shop was expected, that is a
-        // shop lost (a failed copy, a truncation). The shop starts, and the caller says so loudly.
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        startedOnEmptyFile = size == 0
-        self.estimateRule = estimateRule
-        self.now = now
-        var configuration = Configuration()
-        configuration.label = "workshop"
-        // Another process (a second server, an admin's sqlite3) may hold the write lock briefly;
-        // past `writeLockWait` the writes give up, all of them, rather than each waiting in turn.
-        let lockWait = WriteLockWait(limit: writeLockWait, clock: lockWaitClock)
-        self.lockWait = lockWait
-        configuration.busyMode = .callback { tries in lockWait.shouldRetry(numberOfTries: tries) }
-        do {
-            let writer: any DatabaseWriter =
-                if path == ":memory:" {
-                    try DatabaseQueue(configuration: configuration)
-                } else {
-                    try DatabasePool(path: path, configuration: configuration)
-                }
-            // GRDB sets WAL databases to `synchronous = NORMAL`: a commit then survives a crash of
-            // the process but not a power cut. Every commit here is something the shop said yes
-            // to (an order, a customer's change), so each one is synced before it is answered.
-            try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-            // A damaged page is found now, not by the customer whose order lands on it.
-            let problems = try Self.integrityProblems(of: writer)
-            damage = problems
-            if !damage.isEmpty, !servingCorrupt {
-                throw WorkshopStoreError.corrupt(path: path, problems: damage)
-            }
-            if let lastMigration {
-                try Self.migrator.migrate(writer, upTo: lastMigration)
-            } else {
-                try Self.migrator.migrate(writer)
-            }
-            self.writer = writer
-        } catch let error as WorkshopStoreError {
-            throw error
-        } catch {
-            throw WorkshopStoreError.cannotOpen(path: path, reason: Self.reason(error))
+    /// How long an order of `lines` would take, by ``estimateRule``: the longest of its guitars'
+    /// estimates, because the guitars of one order are built side by side and ship together. An
+    /// order of nothing takes what the backlog alone takes.
+    public func estimate(for lines: [CartLine]) async throws -> BuildEstimate {
+        let (openOrders, stock) = try await database.read { connection in
+            (
+                try await Self.openOrderCount(on: connection),
+                try Self.stock(from: try await connection.rows(Self.allStock))
+            )
         }
-    }
-
-    /// Whether the workshop can build `guitar` now: both its body blank and its fretboard must be
-    /// in stock. When not, `missing` names what ran out ("Black Limba body blanks").
-    public func availability(for guitar: Guitar) throws -> Availability {
-        try availability(for: [CartLine(guitar: guitar, quantity: 1)])[0]
-    }
-
-    /// Whether each line of an order can be built, in line order, judged against what the whole
-    /// order needs: two lines that each need the last Black Limba blank are both unavailable,
-    /// because the workshop cannot build both (see `availability(of:in:)`).
-    public func availability(for lines: [CartLine]) throws -> [Availability] {
-        try writer.read { db in try Self.availability(of: lines, in: db) }
-    }
-
-    /// How long `guitar` would take, by `estimateRule`, from the open orders and its woods' stock.
-    public func estimate(for guitar: Guitar) throws -> BuildEstimate {
-        try writer.read { db in try self.estimate(for: guitar, in: db) }
-    }
-
-    /// How long an order of `lines` would take: the longest of its guitars' estimates, because
-    /// the guitars of one order are built side by side and ship together.
-    public func estimate(for lines: [CartLine]) throws -> BuildEstimate {
-        try writer.read { db in try self.estimate(for: lines, in: db) }
-    }
-
-    /// The ways the workshop ships an order of `lines`: Pickup, Ground, Express at their list
-    /// prices. Every order ships the same ways; the lines are the argument so that could change.
-    public func shippingOptions(for lines: [CartLine]) -> [ShippingOption] {
-        ShippingOption.standard
+        var longest: BuildEstimate?
+        var seen: Set<Guitar> = []
+        for guitar in lines.map(\.guitar) where seen.insert(guitar).inserted {
+            let estimate = estimateRule.estimate(
+                openOrders: openOrders, bodyStock: stock[.body(guitar.body)] ?? 0,
+                fretboardStock: stock[.fretboard(guitar.fretboard)] ?? 0)
+            if estimate.months > longest?.months ?? Int.min { longest = estimate }
+        }
+        return longest ?? estimateRule.estimate(openOrders: openOrders, bodyStock: Int.max, fretboardStock: Int.max)
     }
 
     /// How many pieces of `wood` are in stock (0 for a wood never stocked).
-    public func stock(of wood: StockedWood) throws -> Int {
-        try writer.read { db in try Self.quantity(of: wood, in: db) }
+    public func stock(of wood: StockedWood) async throws -> Int {
+        try await Self.stock(from: database.read(Self.allStock))[wood] ?? 0
     }
 
-    /// Sets the stock of `wood`, for tests and the workshop's admin. A negative quantity is
-    /// refused by the table's `CHECK` constraint (the error is thrown).
-    public func setStock(of wood: StockedWood, to quantity: Int) throws {
-        try writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO wood_stock (kind, wood, quantity) VALUES (?, ?, ?)
-                    ON CONFLICT (kind, wood) DO UPDATE SET quantity = excluded.quantity
-                    """,
-                arguments: [wood.kind, wood.wood, quantity]
-            )
-        }
+    /// Sets the stock of `wood`, for tests. A negative quantity is refused by the table's `CHECK`
+    /// constraint (the error is thrown).
+    public func setStock(of wood: StockedWood, to quantity: Int) async throws {
+        try await database.write(
+            """
+            INSERT INTO wood_stock (kind, wood, quantity) VALUES (\(wood.kind), \(wood.wood), \(quantity))
+            ON CONFLICT (kind, wood) DO UPDATE SET quantity = excluded.quantity
+            """)
     }
 
     /// Orders the workshop has taken and not finished (not shipped or ready for pickup): its
     /// backlog.
-    public func openOrderCount() throws -> Int {
-        try writer.read { db in try Self.openOrderCount(in: db) }
+    public func openOrderCount() async throws -> Int {
+        try await database.read { connection in try await Self.openOrderCount(on: connection) }
     }
 
-    // MARK: - Inside a database access
-
-    /// Each line's availability, in line order, as ``WoodNeed/availability(of:stock:)`` judges
-    /// it from the stock this reads.
-    static func availability(of lines: [CartLine], in db: Database) throws -> [Availability] {
-        WoodNeed.availability(of: lines, stock: try stock(of: WoodNeed.of(lines), in: db))
+    /// Why the database does not take a write now, or nil when it does: one row of
+    /// `readiness_probe` written and committed (so a full disk, a read-only file, another
+    /// process's lock or a database refusing writes shows), waiting for a lock as every write does.
+    public func writeProblem() async -> String? {
+        do {
+            try await database.write(
+                """
+                INSERT INTO readiness_probe (id, probed_at) VALUES (1, \(Self.milliseconds(now())))
+                ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at
+                """)
+            return nil
+        } catch {
+            return "the database \(database) does not take writes (\(database.reason(error)))"
+        }
     }
 
-    /// The stock of each wood `needs` name.
-    static func stock(of needs: [WoodNeed], in db: Database) throws -> [StockedWood: Int] {
+    // MARK: - Inside a transaction
+
+    /// Every stock line, in one statement (there are eight).
+    static let allStock: SQLStatement = "SELECT kind, wood, quantity FROM wood_stock"
+
+    /// The quantity of each stock line in `rows` of ``allStock`` this version knows.
+    static func stock(from rows: [SQLRow]) throws -> [StockedWood: Int] {
         var stock: [StockedWood: Int] = [:]
-        for need in needs { stock[need.wood] = try quantity(of: need.wood, in: db) }
+        for row in rows {
+            if let wood = try stockedWood(in: row) { stock[wood] = try row["quantity"] }
+        }
         return stock
     }
 
-    func estimate(for guitar: Guitar, in db: Database) throws -> BuildEstimate {
-        estimateRule.estimate(
-            openOrders: try Self.openOrderCount(in: db),
-            bodyStock: try Self.quantity(of: .body(guitar.body), in: db),
-            fretboardStock: try Self.quantity(of: .fretboard(guitar.fretboard), in: db)
-        )
+    /// The stock line a row's `kind` and `wood` columns name, if this version knows it.
+    static func stockedWood(in row: SQLRow) throws -> StockedWood? {
+        StockedWood(id: "\(try row["kind"] as String)/\(try row["wood"] as String)")
     }
 
-    /// The longest of the estimates of the order's distinct guitars; an order of nothing takes
-    /// what the backlog alone takes (no wood of it can be scarce).
-    func estimate(for lines: [CartLine], in db: Database) throws -> BuildEstimate {
-        var longest: BuildEstimate?
-        var seen: Set<Guitar> = []
-        for line in lines where seen.insert(line.guitar).inserted {
-            let estimate = try estimate(for: line.guitar, in: db)
-            if estimate.months > longest?.months ?? Int.min { longest = estimate }
-        }
-        if let longest { return longest }
-        return estimateRule.estimate(
-            openOrders: try Self.openOrderCount(in: db), bodyStock: Int.max, fretboardStock: Int.max)
+    static func openOrderCount(on connection: any SQLConnection) async throws -> Int {
+        try await connection.value("SELECT COUNT(*) FROM orders WHERE status IN \(list: inProgressStatuses)") ?? 0
     }
 
-    static func quantity(of wood: StockedWood, in db: Database) throws -> Int {
-        try Int.fetchOne(
-            db,
-            sql: "SELECT quantity FROM wood_stock WHERE kind = ? AND wood = ?",
-            arguments: [wood.kind, wood.wood]
-        ) ?? 0
-    }
-
-    static func openOrderCount(in db: Database) throws -> Int {
-        try Int.fetchOne(
-            db,
-            sql: "SELECT COUNT(*) FROM orders WHERE status IN \(inProgressStatuses)"
-        ) ?? 0
-    }
-
-    /// What `PRAGMA integrity_check` finds wrong with the database, one finding a line (at most
-    /// 20); empty when it is whole. A check that stops on the damage itself reports that.
-    static func integrityProblems(of writer: any DatabaseWriter) throws -> [String] {
-        do {
-            let rows = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(20)") }
-            return rows == ["ok"] ? [] : rows.flatMap { $0.split(separator: "\n").map(String.init) }
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-            return [error.message ?? "database disk image is malformed"]
-        }
-    }
+    /// The raw values of the stages in progress (the domain's `OrderStatus.isFinished`): a status
+    /// this version does not know is neither in progress nor moved.
+    static let inProgressStatuses = OrderStatus.allCases.filter { !$0.isFinished }.map(\.rawValue)
 
     /// The one-row table the readiness probe writes (the same words on SQLite and PostgreSQL).
     static let readinessProbeTable = """
@@ -256,39 +163,7 @@ public final class WorkshopStore: Sendable {
         )
         """
 
-    /// Why the file does not take a write now, or nil when it does: one row of `readiness_probe`
-    /// written and committed (so a full disk, a read-only file or another process's lock shows),
-    /// waiting for a lock as every write does.
-    public func writeProblem() async -> String? {
-        let now = WorkshopPace.milliseconds(self.now())
-        do {
-            try await asyncWrite { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO readiness_probe (id, probed_at) VALUES (1, ?)
-                        ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at
-                        """, arguments: [now])
-            }
-            return nil
-        } catch {
-            return "the database \(path) does not take writes (\(Self.reason(error)))"
-        }
-    }
+    static func milliseconds(_ date: Date) -> Int64 { WorkshopPace.milliseconds(date) }
 
-    /// Reads on the database without holding a Swift concurrency thread.
-    func asyncRead<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(value)
-    }
-
-    /// Writes in one transaction without holding a Swift concurrency thread while the writer is busy.
-    func asyncWrite<T: Sendable>(_ value: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(value)
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return error.message ?? "\(error.resultCode)"
-        }
-        return "\(error)"
-    }
+    static func date(milliseconds: Int64) -> Date { WorkshopPace.date(milliseconds: milliseconds) }
 }

@@ -63,7 +63,7 @@ import Testing
         let store = try WorkshopStore(path: ":memory:")
         let analytics = AnalyticsClient.live(store: store)
         try await analytics.record([])
-        #expect(try store.rowCount(in: "analytics_events") == 0)
+        #expect(try store.sqlite.rowCount(in: "analytics_events") == 0)
         #expect(try await analytics.report(10) == AnalyticsReport(totalEvents: 0, actions: [], mostAdded: []))
     }
 
@@ -84,11 +84,11 @@ import Testing
             }
             let store = try WorkshopStore(path: path)
             #expect(try await AnalyticsClient.live(store: store).report(10).totalEvents == 10)
-            #expect(try store.rowCount(in: "analytics_events") == 10)
+            #expect(try store.sqlite.rowCount(in: "analytics_events") == 10)
         }
     }
 
-    @Test func theReportReadsAsAPlainTextTable() {
+    @Test func theReportReadsAsAPlainTextTable() async {
         let report = AnalyticsReport(
             totalEvents: 10,
             actions: [.init(action: "add", count: 4), .init(action: "increment", count: 3)],
@@ -112,7 +112,7 @@ import Testing
                 """)
     }
 
-    @Test func anEmptyReportSaysSo() {
+    @Test func anEmptyReportSaysSo() async {
         #expect(
             AnalyticsReport(totalEvents: 0, actions: [], mostAdded: []).plainText()
                 == "No cart activity recorded yet.\n")
@@ -121,7 +121,7 @@ import Testing
         #expect(onlyClears.plainText().hasSuffix("No guitars put into carts yet.\n"))
     }
 
-    @Test func lineIDsNameTheirGuitarOnlyWhenTheyAreFourKnownOptions() {
+    @Test func lineIDsNameTheirGuitarOnlyWhenTheyAreFourKnownOptions() async {
         #expect(
             AnalyticsReport.guitar(lineID: Self.longV)
                 == Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony))

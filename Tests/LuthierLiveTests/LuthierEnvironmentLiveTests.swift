@@ -26,17 +26,17 @@ import Testing
         let snapshot = SessionSnapshot(orderKey: "order-key", analyticsKey: "analytics-key", revision: 1)
         #expect(try await system.environment.sessions.save("session", 0, snapshot) == .saved)
         #expect(try await system.environment.sessions.load("session") == snapshot)
-        guard case .sqlite(let store) = system.store else {
+        guard case .sqlite(let sqlite) = system.database else {
             Issue.record("':memory:' should open an SQLite store")
             return
         }
-        #expect(try store.rowCount(in: "sessions") == 1)
+        #expect(try sqlite.rowCount(in: "sessions") == 1)
 
         let event = AnalyticsEvent(
             action: "add", configuration: "casual-natural-mahogany-rosewood", at: Date(), sessionKey: "analytics-key")
         try await system.environment.analytics.record([event])
         #expect(try await system.environment.analytics.report(10).totalEvents == 1)
-        #expect(try store.rowCount(in: "analytics_events") == 1)
+        #expect(try sqlite.rowCount(in: "analytics_events") == 1)
         try await system.shutdown()
     }
 

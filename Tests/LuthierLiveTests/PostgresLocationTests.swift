@@ -50,7 +50,7 @@ import Testing
     @Test func aDatabaseThatIsNotThereFailsAtOnceWithItsReason() async throws {
         var location = try PostgresLocation(url: "postgres://nobody:secret@127.0.0.1:1/none?sslmode=disable")
         location.schema = nil
-        let store = PostgresStore(location: location, logger: .quiet)
+        let store = PostgreSQLDatabase(location: location, logger: .quiet)
         await #expect {
             try await store.migrate()
         } throws: { error in

@@ -75,14 +75,15 @@ import Testing
 
     @Test func theSQLiteProbeWritesAndFailsWhileAnotherConnectionHoldsTheWriteLock() async throws {
         try await withTemporaryDatabasePath { path in
-            let store = try WorkshopStore(path: path, migratingUpTo: nil, writeLockWait: .milliseconds(200))
+            let store = WorkshopStore(
+                sqlite: try SQLiteDatabase(path: path, migratingUpTo: nil, writeLockWait: .milliseconds(200)))
             #expect(await store.writeProblem() == nil)
-            #expect(try store.rowCount(in: "readiness_probe") == 1)
-            let holder = try LockHolder(path: path)
+            #expect(try store.sqlite.rowCount(in: "readiness_probe") == 1)
+            let holder = try await LockHolder(path: path)
             let problem = await store.writeProblem()
             #expect(problem?.contains("does not take writes") == true, "\(problem ?? "nil")")
             #expect(problem?.contains("locked") == true, "\(problem ?? "nil")")
-            holder.release()
+            await holder.release()
             #expect(await store.writeProblem() == nil)
         }
     }
@@ -93,22 +94,23 @@ struct PostgresReadinessProbeTests {
     @Test func thePostgreSQLProbeWritesAndFailsWhileTheDatabaseRefusesWrites() async throws {
         let url = try #require(StoreBackend.postgresURL)
         try await PostgresTestSchema.with(url: url, now: MovableNow(Date(timeIntervalSince1970: 1_800_000_000))) {
-            store in
-            #expect(await store.writeProblem(within: .seconds(5)) == nil)
-            try await store.execute(
+            instance in
+            let store = instance.store
+            #expect(await store.writeProblem() == nil)
+            try await instance.database.execute(
                 """
                 CREATE FUNCTION refuse_probe() RETURNS trigger LANGUAGE plpgsql AS
                 $$ BEGIN RAISE EXCEPTION 'no writes today'; END $$
                 """)
-            try await store.execute(
+            try await instance.database.execute(
                 """
                 CREATE TRIGGER refuse_probe BEFORE INSERT OR UPDATE ON readiness_probe
                 FOR EACH ROW EXECUTE FUNCTION refuse_probe()
                 """)
-            let problem = await store.writeProblem(within: .seconds(5))
+            let problem = await store.writeProblem()
             #expect(problem?.contains("does not take writes (no writes today)") == true, "\(problem ?? "nil")")
-            try await store.execute("DROP TRIGGER refuse_probe ON readiness_probe")
-            #expect(await store.writeProblem(within: .seconds(5)) == nil)
+            try await instance.database.execute("DROP TRIGGER refuse_probe ON readiness_probe")
+            #expect(await store.writeProblem() == nil)
         }
     }
 }

@@ -74,7 +74,7 @@ import Testing
     @Test func anUnknownKeyIsNilAndCreatesNothing() async throws {
         let (store, sessions) = try Self.makeStores()
         #expect(try await sessions.load("nobody") == nil)
-        #expect(try store.rowCount(in: "sessions") == 0)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 0)
     }
 
     @Test func loadingMarksASessionUsedSoItOutlivesUnusedOnes() async throws {
@@ -87,12 +87,12 @@ import Testing
         #expect(try await sessions.load("kept") == snapshot)
         // Nothing was used before the start.
         #expect(try await sessions.deleteUnused(Self.start, .distantPast) == 0)
-        #expect(try store.rowCount(in: "sessions") == 3)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 3)
         // Two were last used at the start, one was loaded ten days later.
         #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(Self.day), .distantPast) == 2)
         #expect(try await sessions.load("dropped") == nil)
         #expect(try await sessions.load("kept") == snapshot)
-        #expect(try store.rowCount(in: "sessions") == 1)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 1)
         // Saving marks it used too.
         now.value = Self.start.addingTimeInterval(20 * Self.day)
         #expect(try await sessions.save("kept", 1, snapshot) == .saved)
@@ -124,7 +124,7 @@ import Testing
         #expect(try await sessions.save("grown", 1, grown) == .saved)
         now.value = now.value.addingTimeInterval(3 * Self.day)
         #expect(try await sessions.deleteUnused(monthAgo, now.value.addingTimeInterval(-Self.day)) == 0)
-        #expect(try store.rowCount(in: "sessions") == 2)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 2)
     }
 
     @Test func aDeletedSessionIsGone() async throws {
@@ -140,7 +140,7 @@ import Testing
         #expect(try await sessions.load("other") == snapshot)
         // The tombstone expires with the leftovers; the other (worth keeping or not) is kept by
         // the full retention.
-        #expect(try store.rowCount(in: "sessions") == 2)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 2)
         #expect(try await sessions.deleteUnused(.distantPast, .distantFuture) == 2)
     }
 
@@ -148,12 +148,12 @@ import Testing
     func anUnreadableSessionIsDeletedAndReadsAsNone(stored: String) async throws {
         let (store, sessions) = try Self.makeStores()
         let text = stored.replacingOccurrences(of: "'", with: "''")
-        try store.execute(
+        try store.sqlite.execute(
             sql:
                 "INSERT INTO sessions (key, revision, snapshot, created_at, used_at) VALUES ('bad', 1, '\(text)', 0, 0)"
         )
         #expect(try await sessions.load("bad") == nil)
-        #expect(try store.rowCount(in: "sessions") == 0)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 0)
         // The customer starts afresh under the same key.
         let fresh = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
         #expect(try await sessions.save("bad", 0, fresh) == .saved)
@@ -165,8 +165,8 @@ import Testing
         var future = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 5)
         future.format = SessionSnapshot.currentFormat + 1
         #expect(try await sessions.save("future", 0, future) == .saved)
-        #expect(try store.rowCount(in: "sessions") == 1)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 1)
         #expect(try await sessions.load("future") == nil)
-        #expect(try store.rowCount(in: "sessions") == 0)
+        #expect(try store.sqlite.rowCount(in: "sessions") == 0)
     }
 }

@@ -33,7 +33,7 @@ import Testing
         static let lines = [CartLine(guitar: .standard, quantity: 1)]
     }
 
-    @Test func theDocumentedRangesAreTheOriginalAppsTimes() {
+    @Test func theDocumentedRangesAreTheOriginalAppsTimes() async {
         #expect(SimulatedLatency.availability == .seconds(1) ... .seconds(2))
         #expect(SimulatedLatency.estimate == .milliseconds(700) ... .milliseconds(1500))
         #expect(SimulatedLatency.shipping == .milliseconds(300) ... .seconds(1))
@@ -43,7 +43,7 @@ import Testing
     @Test func theLiveClientAnswersFromTheStore() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let client = WorkshopClient.live(store: store, clock: TestClock())
-        try store.setStock(of: .body(.koa), to: 0)
+        try await store.setStock(of: .body(.koa), to: 0)
 
         let standard = CartLine(guitar: .standard, quantity: 1)
         let koa = CartLine(guitar: Guitar(body: .koa), quantity: 1)
@@ -133,8 +133,8 @@ import Testing
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(numbers.count == 1)
-            #expect(try store.openOrderCount() == 1)
-            #expect(try store.stock(of: .fretboard(.blackLimba)) == 1)
+            #expect(try await store.openOrderCount() == 1)
+            #expect(try await store.stock(of: .fretboard(.blackLimba)) == 1)
         }
     }
 

@@ -14,54 +14,56 @@ import Testing
         try WorkshopStore(path: ":memory:", now: { now.value })
     }
 
-    static func level(_ wood: StockedWood, in store: WorkshopStore) throws -> StockLevel {
-        try #require(try store.stockLevels().first { $0.wood == wood })
+    static func level(_ wood: StockedWood, in store: WorkshopStore) async throws -> StockLevel {
+        try #require(try await store.stockLevels().first { $0.wood == wood })
     }
 
     // MARK: - Stock
 
-    @Test func levelsCountReservedAndUsedWoodPerStageGroup() throws {
+    @Test func levelsCountReservedAndUsedWoodPerStageGroup() async throws {
         let store = try Self.store()
-        let shipped = try store.placeOrder(OrderFixture.request(checkoutID: "a", guitar: Self.limba))
-        _ = try store.placeOrder(
+        let shipped = try await store.placeOrder(OrderFixture.request(checkoutID: "a", guitar: Self.limba))
+        _ = try await store.placeOrder(
             OrderFixture.request(checkoutID: "b", lines: [CartLine(guitar: Self.limba, quantity: 1)]))
-        try store.execute(sql: "UPDATE orders SET status = 'shipped' WHERE number = '\(shipped.number)'")
-        let body = try Self.level(.body(.blackLimba), in: store)
+        try store.sqlite.execute(sql: "UPDATE orders SET status = 'shipped' WHERE number = '\(shipped.number)'")
+        let body = try await Self.level(.body(.blackLimba), in: store)
         #expect(body == StockLevel(wood: .body(.blackLimba), inStock: 1, reserved: 1, taken: 1))
-        let fretboard = try Self.level(.fretboard(.blackLimba), in: store)
+        let fretboard = try await Self.level(.fretboard(.blackLimba), in: store)
         #expect(fretboard == StockLevel(wood: .fretboard(.blackLimba), inStock: 0, reserved: 1, taken: 1))
-        #expect(try store.stockLevels().map(\.wood) == StockedWood.allCases)
+        #expect(try await store.stockLevels().map(\.wood) == StockedWood.allCases)
     }
 
-    @Test func anAdjustmentChangesTheStockAndIsKeptWithItsNote() throws {
+    @Test func anAdjustmentChangesTheStockAndIsKeptWithItsNote() async throws {
         let now = MovableNow(OrderFixture.placedAt)
         let store = try Self.store(now: now)
-        let booked = try store.adjustStock(of: .body(.blackLimba), by: 4, note: "Delivery")
+        let booked = try await store.adjustStock(of: .body(.blackLimba), by: 4, note: "Delivery")
         #expect(
             booked
                 == StockAdjustment(
                     wood: .body(.blackLimba), change: 4, inStockAfter: 7, note: "Delivery",
                     madeAt: OrderFixture.placedAt))
         now.value = OrderFixture.placedAt.addingTimeInterval(60)
-        _ = try store.adjustStock(of: .fretboard(.ebony), by: -3, note: "Two cracked, one lost")
-        #expect(try store.stock(of: .body(.blackLimba)) == 7)
-        #expect(try store.stock(of: .fretboard(.ebony)) == 5)
-        #expect(try store.stockAdjustments(limit: 10).map(\.note) == ["Two cracked, one lost", "Delivery"])
-        #expect(try store.stockAdjustments(limit: 1).count == 1)
+        _ = try await store.adjustStock(of: .fretboard(.ebony), by: -3, note: "Two cracked, one lost")
+        #expect(try await store.stock(of: .body(.blackLimba)) == 7)
+        #expect(try await store.stock(of: .fretboard(.ebony)) == 5)
+        #expect(try await store.stockAdjustments(limit: 10).map(\.note) == ["Two cracked, one lost", "Delivery"])
+        #expect(try await store.stockAdjustments(limit: 1).count == 1)
     }
 
     @Test(arguments: [0, -4, 1_001, -1_001])
-    func aChangeOutOfBoundsIsRefusedAndChangesNothing(change: Int) throws {
+    func aChangeOutOfBoundsIsRefusedAndChangesNothing(change: Int) async throws {
         let store = try Self.store()
-        #expect(throws: StockRefusal.self) { try store.adjustStock(of: .body(.blackLimba), by: change, note: "x") }
-        #expect(try store.stock(of: .body(.blackLimba)) == 3)
-        #expect(try store.stockAdjustments(limit: 10).isEmpty)
+        await #expect(throws: StockRefusal.self) {
+            try await store.adjustStock(of: .body(.blackLimba), by: change, note: "x")
+        }
+        #expect(try await store.stock(of: .body(.blackLimba)) == 3)
+        #expect(try await store.stockAdjustments(limit: 10).isEmpty)
     }
 
-    @Test func theRefusalSaysHowMuchThereIs() throws {
+    @Test func theRefusalSaysHowMuchThereIs() async throws {
         let store = try Self.store()
         do {
-            _ = try store.adjustStock(of: .body(.koa), by: -7, note: "count")
+            _ = try await store.adjustStock(of: .body(.koa), by: -7, note: "count")
             Issue.record("a change below zero was booked")
         } catch let refusal as StockRefusal {
             #expect(
@@ -72,115 +74,125 @@ import Testing
 
     // MARK: - Orders
 
-    @Test func cancellingAnOrderAtWoodSelectionReturnsItsWoodsAndKeepsItsHistory() throws {
+    @Test func cancellingAnOrderAtWoodSelectionReturnsItsWoodsAndKeepsItsHistory() async throws {
         let now = MovableNow(OrderFixture.placedAt)
         let store = try Self.store(now: now)
-        let order = try store.placeOrder(
+        let order = try await store.placeOrder(
             OrderFixture.request(checkoutID: "c", lines: [CartLine(guitar: Self.limba, quantity: 2)]))
-        #expect(try store.stock(of: .fretboard(.blackLimba)) == 0)
+        #expect(try await store.stock(of: .fretboard(.blackLimba)) == 0)
         now.value = OrderFixture.placedAt.addingTimeInterval(90)
-        let cancelled = try store.cancelOrder(number: order.number, note: "Customer called")
+        let cancelled = try await store.cancelOrder(number: order.number, note: "Customer called")
         #expect(cancelled.status == .cancelled)
         #expect(cancelled.stageStartedAt == now.value)
-        #expect(try store.stock(of: .body(.blackLimba)) == 3)
-        #expect(try store.stock(of: .fretboard(.blackLimba)) == 2)
-        #expect(try Self.level(.body(.blackLimba), in: store).reserved == 0)
+        #expect(try await store.stock(of: .body(.blackLimba)) == 3)
+        #expect(try await store.stock(of: .fretboard(.blackLimba)) == 2)
+        #expect(try await Self.level(.body(.blackLimba), in: store).reserved == 0)
         #expect(
-            try store.stageHistory(ofOrder: order.number) == [
+            try await store.stageHistory(ofOrder: order.number) == [
                 StageEntry(status: .woodSelection, startedAt: OrderFixture.placedAt),
                 StageEntry(status: .cancelled, startedAt: now.value, note: "Customer called"),
             ])
-        let returned = try store.stockAdjustments(limit: 10)
+        let returned = try await store.stockAdjustments(limit: 10)
         #expect(returned.map(\.change) == [2, 2])
         #expect(returned.allSatisfy { $0.note == "Order \(order.number) cancelled: Customer called" })
         // A cancelled order is finished: the floor never moves it, and it cannot be cancelled again.
-        #expect(try store.ordersInProgress().isEmpty)
-        #expect(throws: OrderChangeRefusal.notCancellable(order.number, .cancelled)) {
-            try store.cancelOrder(number: order.number, note: "again")
+        #expect(try await store.ordersInProgress().isEmpty)
+        await #expect(throws: OrderChangeRefusal.notCancellable(order.number, .cancelled)) {
+            try await store.cancelOrder(number: order.number, note: "again")
         }
     }
 
-    @Test func anOrderPastWoodSelectionCannotBeCancelled() throws {
+    @Test func anOrderPastWoodSelectionCannotBeCancelled() async throws {
         let store = try Self.store()
-        let order = try store.placeOrder(OrderFixture.request(checkoutID: "c", guitar: Self.limba))
-        _ = try store.advanceStages(now: OrderFixture.placedAt.addingTimeInterval(10), pace: .demo)
-        #expect(throws: OrderChangeRefusal.notCancellable(order.number, .bodyShaping)) {
-            try store.cancelOrder(number: order.number, note: "late")
+        let order = try await store.placeOrder(OrderFixture.request(checkoutID: "c", guitar: Self.limba))
+        _ = try await store.advanceStages(now: OrderFixture.placedAt.addingTimeInterval(10), pace: .demo)
+        await #expect(throws: OrderChangeRefusal.notCancellable(order.number, .bodyShaping)) {
+            try await store.cancelOrder(number: order.number, note: "late")
         }
-        #expect(try store.stock(of: .body(.blackLimba)) == 2)
-        #expect(try store.order(number: order.number)?.status == .bodyShaping)
-        #expect(throws: OrderChangeRefusal.noSuchOrder("LU-NOSUCH")) {
-            try store.cancelOrder(number: "LU-NOSUCH", note: "x")
+        #expect(try await store.stock(of: .body(.blackLimba)) == 2)
+        #expect(try await store.order(number: order.number)?.status == .bodyShaping)
+        await #expect(throws: OrderChangeRefusal.noSuchOrder("LU-NOSUCH")) {
+            try await store.cancelOrder(number: "LU-NOSUCH", note: "x")
         }
     }
 
-    @Test func onlyAPickupReadyForPickupCanBeCollected() throws {
+    @Test func onlyAPickupReadyForPickupCanBeCollected() async throws {
         let store = try Self.store()
-        let pickup = try store.placeOrder(OrderFixture.request(checkoutID: "p", shipping: .pickup))
-        #expect(throws: OrderChangeRefusal.notCollectable(pickup.number, .woodSelection)) {
-            try store.markCollected(number: pickup.number)
+        let pickup = try await store.placeOrder(OrderFixture.request(checkoutID: "p", shipping: .pickup))
+        await #expect(throws: OrderChangeRefusal.notCollectable(pickup.number, .woodSelection)) {
+            try await store.markCollected(number: pickup.number)
         }
         for pace in 1...4 {
-            _ = try store.advanceStages(now: OrderFixture.placedAt.addingTimeInterval(Double(pace) * 10), pace: .demo)
+            _ = try await store.advanceStages(
+                now: OrderFixture.placedAt.addingTimeInterval(Double(pace) * 10), pace: .demo)
         }
-        #expect(try store.order(number: pickup.number)?.status == .readyForPickup)
-        let collected = try store.markCollected(number: pickup.number)
+        #expect(try await store.order(number: pickup.number)?.status == .readyForPickup)
+        let collected = try await store.markCollected(number: pickup.number)
         #expect(collected.status == .collected)
         #expect(
-            try store.stageHistory(ofOrder: pickup.number).map(\.status) == [
+            try await store.stageHistory(ofOrder: pickup.number).map(\.status) == [
                 .woodSelection, .bodyShaping, .finishing, .setup, .readyForPickup, .collected,
             ])
         // Collected guitars used their woods.
-        #expect(try Self.level(.body(.mahogany), in: store).taken == 1)
+        #expect(try await Self.level(.body(.mahogany), in: store).taken == 1)
     }
 
-    @Test func ordersAreFoundByStageAndByPartOfTheirNumber() throws {
+    @Test func ordersAreFoundByStageAndByPartOfTheirNumber() async throws {
         let now = MovableNow(OrderFixture.placedAt)
         let store = try Self.store(now: now)
         var placed: [Order] = []
         for index in 0..<3 {
             now.value = OrderFixture.placedAt.addingTimeInterval(Double(index))
-            placed.append(try store.placeOrder(OrderFixture.request(checkoutID: "c\(index)")))
+            placed.append(try await store.placeOrder(OrderFixture.request(checkoutID: "c\(index)")))
         }
-        _ = try store.cancelOrder(number: placed[1].number, note: "x")
+        _ = try await store.cancelOrder(number: placed[1].number, note: "x")
         #expect(
-            try store.orders(stage: nil, numberContaining: nil, limit: 10).map(\.number)
+            try await store.orders(stage: nil, numberContaining: nil, limit: 10).map(\.number)
                 == placed.reversed().map(\.number))
         #expect(
-            try store.orders(stage: .cancelled, numberContaining: nil, limit: 10).map(\.number) == [placed[1].number])
+            try await store.orders(stage: .cancelled, numberContaining: nil, limit: 10).map(\.number) == [
+                placed[1].number
+            ])
         #expect(
-            try store.orders(stage: .woodSelection, numberContaining: nil, limit: 1).map(\.number) == [placed[2].number]
+            try await store.orders(stage: .woodSelection, numberContaining: nil, limit: 1).map(\.number) == [
+                placed[2].number
+            ]
         )
         let part = String(placed[0].number.suffix(4))
         #expect(
-            try store.orders(stage: nil, numberContaining: part, limit: 10).map(\.number).contains(placed[0].number))
-        #expect(try store.orders(stage: nil, numberContaining: "LU-0", limit: 10).isEmpty)
+            try await store.orders(stage: nil, numberContaining: part, limit: 10).map(\.number).contains(
+                placed[0].number))
+        #expect(try await store.orders(stage: nil, numberContaining: "LU-0", limit: 10).isEmpty)
     }
 
     // MARK: - Discount codes
 
-    @Test func codesAreAddedOnceInAnyCaseAndExpiredNow() throws {
+    @Test func codesAreAddedOnceInAnyCaseAndExpiredNow() async throws {
         let now = MovableNow(OrderFixture.placedAt)
         let store = try Self.store(now: now)
-        try store.addDiscountCode(DiscountCode(code: "SPRING15", percent: 15))
-        #expect(throws: DiscountCodeRefusal.exists("SPRING15")) {
-            try store.addDiscountCode(DiscountCode(code: "spring15", percent: 50))
+        try await store.addDiscountCode(DiscountCode(code: "SPRING15", percent: 15))
+        await #expect(throws: DiscountCodeRefusal.exists("SPRING15")) {
+            try await store.addDiscountCode(DiscountCode(code: "spring15", percent: 50))
         }
         now.value = OrderFixture.placedAt.addingTimeInterval(5)
-        let expired = try store.expireDiscountCode("Spring15")
+        let expired = try #require(try await store.expireDiscountCode("Spring15").first)
         #expect(expired == DiscountCode(code: "SPRING15", percent: 15, expires: now.value))
         #expect(!expired.isValid(at: now.value))
-        #expect(throws: DiscountCodeRefusal.alreadyExpired("SPRING15")) { try store.expireDiscountCode("SPRING15") }
-        #expect(throws: DiscountCodeRefusal.noSuchCode("NOPE")) { try store.expireDiscountCode("NOPE") }
-        #expect(try store.discountCodes() == [expired])
+        await #expect(throws: DiscountCodeRefusal.alreadyExpired("SPRING15")) {
+            try await store.expireDiscountCode("SPRING15")
+        }
+        await #expect(throws: DiscountCodeRefusal.noSuchCode("NOPE")) { try await store.expireDiscountCode("NOPE") }
+        #expect(try await store.discountCodes() == [expired])
     }
 
-    @Test func seedingAddsOnlyCodesNotStoredSoAnExpiredCodeStaysExpired() throws {
+    @Test func seedingAddsOnlyCodesNotStoredSoAnExpiredCodeStaysExpired() async throws {
         let store = try Self.store()
         #expect(
-            try store.seedDiscountCodes([DiscountCode(code: "WELCOME10", percent: 10)]).map(\.code) == ["WELCOME10"])
-        _ = try store.expireDiscountCode("WELCOME10")
-        let seeded = try store.seedDiscountCodes([
+            try await store.seedDiscountCodes([DiscountCode(code: "WELCOME10", percent: 10)]).map(\.code) == [
+                "WELCOME10"
+            ])
+        _ = try await store.expireDiscountCode("WELCOME10")
+        let seeded = try await store.seedDiscountCodes([
             DiscountCode(code: "welcome10", percent: 10), DiscountCode(code: "BAND", percent: 20),
         ])
         #expect(seeded.map(\.code) == ["BAND", "WELCOME10"] || seeded.map(\.code) == ["WELCOME10", "BAND"])
@@ -192,7 +204,7 @@ import Testing
     @Test func aV4OrderGetsTheHistoryThatCanBeKnown() async throws {
         try await withTemporaryDatabasePath { path in
             do {
-                let old = try WorkshopStore(path: path, migratingUpTo: "v4-session-leftovers")
+                let old = try SQLiteDatabase(path: path, migratingUpTo: "v4-session-leftovers")
                 try old.execute(
                     sql: """
                         INSERT INTO orders (
@@ -209,12 +221,12 @@ import Testing
             }
             let store = try WorkshopStore(path: path)
             #expect(
-                try store.stageHistory(ofOrder: "LU-V4V4V4") == [
+                try await store.stageHistory(ofOrder: "LU-V4V4V4") == [
                     StageEntry(status: .woodSelection, startedAt: OrderFixture.placedAt),
                     StageEntry(status: .finishing, startedAt: OrderFixture.placedAt.addingTimeInterval(20)),
                 ])
-            #expect(try store.discountCodes().isEmpty)
-            #expect(try store.stockAdjustments(limit: 5).isEmpty)
+            #expect(try await store.discountCodes().isEmpty)
+            #expect(try await store.stockAdjustments(limit: 5).isEmpty)
         }
     }
 
@@ -228,9 +240,9 @@ import Testing
         #expect(try await client.stockLevels().first { $0.wood == .body(.koa) }?.inStock == 8)
         #expect(try await client.soldOut().isEmpty)
         _ = try await client.adjustStock(.fretboard(.blackLimba), -2, "Cracked")
-        try store.setStock(of: .body(.swampAsh), to: 0)
+        try await store.setStock(of: .body(.swampAsh), to: 0)
         #expect(try await client.soldOut() == [.fretboard(.blackLimba), .body(.swampAsh)])
-        let order = try store.placeOrder(OrderFixture.request(checkoutID: "c"))
+        let order = try await store.placeOrder(OrderFixture.request(checkoutID: "c"))
         #expect(try await client.order(order.number) == order)
         #expect(try await client.cancelOrder(order.number, "x").status == .cancelled)
         await #expect(throws: OrderChangeRefusal.self) { try await client.markCollected(order.number) }

@@ -41,15 +41,15 @@ import Testing
 
                 // The store that stayed open, and a fresh one, both see the file as before.
                 for reader in [store, try WorkshopStore(path: path)] {
-                    #expect(try reader.order(checkoutID: "killed") == nil)
-                    #expect(try reader.openOrderCount() == 0)
-                    #expect(try reader.stock(of: .body(.koa)) == 6)
-                    #expect(try reader.stock(of: .fretboard(.ebony)) == 8)
+                    #expect(try await reader.order(checkoutID: "killed") == nil)
+                    #expect(try await reader.openOrderCount() == 0)
+                    #expect(try await reader.stock(of: .body(.koa)) == 6)
+                    #expect(try await reader.stock(of: .fretboard(.ebony)) == 8)
                 }
                 // The dead writer's lock is gone and the file takes the same order normally.
-                let order = try store.placeOrder(Self.request)
-                #expect(try store.order(number: order.number) == order)
-                #expect(try store.stock(of: .body(.koa)) == 5)
+                let order = try await store.placeOrder(Self.request)
+                #expect(try await store.order(number: order.number) == order)
+                #expect(try await store.stock(of: .body(.koa)) == 5)
             }
         }
     #endif
@@ -60,10 +60,10 @@ import Testing
             "runs only as the child process of aProcessKilledMidOrderLeavesNoPartialOrder"
         )
     )
-    func childKilledMidOrder() throws {
+    func childKilledMidOrder() async throws {
         let path = try #require(ProcessInfo.processInfo.environment[Self.databaseVariable])
         let store = try WorkshopStore(path: path)
-        _ = try store.placeOrder(Self.request) {
+        _ = try await store.placeOrder(Self.request) {
             FileHandle.standardOutput.write(Data("\(Self.marker)\n".utf8))
             kill(getpid(), SIGKILL)
         }

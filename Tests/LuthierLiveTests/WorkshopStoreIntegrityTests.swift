@@ -9,12 +9,12 @@ import Testing
 @Suite struct WorkshopStoreIntegrityTests {
     /// A shop's file with the root page of `wood_stock` scribbled over: the file still opens,
     /// and the damage shows only when that table is read (or checked).
-    static func damagedShop(at path: String) throws {
+    static func damagedShop(at path: String) async throws {
         do {
             let store = try WorkshopStore(path: path)
-            try store.setStock(of: .body(.koa), to: 7)
+            try await store.setStock(of: .body(.koa), to: 7)
         }
-        let root = try DatabaseQueue(path: path).read { db in
+        let root = try await DatabaseQueue(path: path).read { db in
             try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'wood_stock'") ?? 0
         }
         let file = try #require(FileHandle(forUpdatingAtPath: path))
@@ -25,7 +25,7 @@ import Testing
 
     @Test func aDamagedFileIsRefusedWithASentenceUnlessTheOperatorAsksToServeIt() async throws {
         try await withTemporaryDatabasePath { path in
-            try Self.damagedShop(at: path)
+            try await Self.damagedShop(at: path)
             #expect {
                 _ = try WorkshopStore(path: path)
             } throws: { error in
@@ -34,7 +34,7 @@ import Testing
                 return damaged == path && !problems.isEmpty && sentence.contains("is damaged (SQLite's integrity check")
                     && sentence.contains("--serve-corrupt-database")
             }
-            let served = try WorkshopStore(path: path, servingCorrupt: true)
+            let served = try SQLiteDatabase(path: path, servingCorrupt: true)
             #expect(!served.damage.isEmpty)
             #expect(!served.startedOnEmptyFile)
         }
@@ -44,19 +44,19 @@ import Testing
         try await withTemporaryDatabasePath { path in
             do {
                 let store = try WorkshopStore(path: path)
-                #expect(store.damage.isEmpty)
-                #expect(!store.startedOnEmptyFile, "a new file is not an empty one found")
-                try store.setStock(of: .body(.koa), to: 7)
+                #expect(store.sqlite.damage.isEmpty)
+                #expect(!store.sqlite.startedOnEmptyFile, "a new file is not an empty one found")
+                try await store.setStock(of: .body(.koa), to: 7)
             }
             let reopened = try WorkshopStore(path: path)
-            #expect(reopened.damage.isEmpty)
-            #expect(try reopened.stock(of: .body(.koa)) == 7)
+            #expect(reopened.sqlite.damage.isEmpty)
+            #expect(try await reopened.stock(of: .body(.koa)) == 7)
         }
         try await withTemporaryDatabasePath { path in
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
             let store = try WorkshopStore(path: path)
-            #expect(store.startedOnEmptyFile)
-            #expect(try store.stock(of: .body(.koa)) == WorkshopStore.initialStock[.body(.koa)])
+            #expect(store.sqlite.startedOnEmptyFile)
+            #expect(try await store.stock(of: .body(.koa)) == WorkshopStore.initialStock[.body(.koa)])
         }
     }
 }

@@ -16,15 +16,16 @@ import Testing
             // The waits are measured on a clock that moves only as the store waits: what it shows is
             // the store's own waiting, however busy the machine.
             let clock = VirtualLockWaitClock()
-            let store = try WorkshopStore(
-                path: path, migratingUpTo: nil, writeLockWait: Self.wait, lockWaitClock: clock.clock)
-            let holder = try LockHolder(path: path)
+            let store = WorkshopStore(
+                sqlite: try SQLiteDatabase(
+                    path: path, migratingUpTo: nil, writeLockWait: Self.wait, lockWaitClock: clock.clock))
+            let holder = try await LockHolder(path: path)
 
             let failures = await withTaskGroup(of: (any Error)?.self) { group in
                 for index in 0..<4 {
                     group.addTask {
                         do {
-                            _ = try await store.placeOrderAsync(OrderFixture.request(checkoutID: "queued-\(index)"))
+                            _ = try await store.placeOrder(OrderFixture.request(checkoutID: "queued-\(index)"))
                             return nil
                         } catch {
                             return error
@@ -39,31 +40,32 @@ import Testing
             // One wait for all four (each waiting in turn would take four).
             #expect(took >= Self.wait)
             #expect(took < Self.wait + .milliseconds(50), "\(took)")
-            #expect(try store.rowCount(in: "orders") == 0)
-            #expect(try store.rowCount(in: "order_lines") == 0)
-            #expect(try store.stock(of: .body(.mahogany)) == 40)
+            #expect(try store.sqlite.rowCount(in: "orders") == 0)
+            #expect(try store.sqlite.rowCount(in: "order_lines") == 0)
+            #expect(try await store.stock(of: .body(.mahogany)) == 40)
 
             // The other connection commits its order; the store writes again at once.
-            holder.release()
-            let order = try await store.placeOrderAsync(OrderFixture.request(checkoutID: "after"))
-            #expect(try store.order(number: order.number) == order)
-            #expect(try store.rowCount(in: "orders") == 2)
-            #expect(try store.stock(of: .body(.mahogany)) == 38)
+            await holder.release()
+            let order = try await store.placeOrder(OrderFixture.request(checkoutID: "after"))
+            #expect(try await store.order(number: order.number) == order)
+            #expect(try store.sqlite.rowCount(in: "orders") == 2)
+            #expect(try await store.stock(of: .body(.mahogany)) == 38)
         }
     }
 
     @Test func aLockReleasedWithinTheWaitIsWaitedFor() async throws {
         try await withTemporaryDatabasePath { path in
-            let store = try WorkshopStore(path: path, migratingUpTo: nil, writeLockWait: .seconds(10))
-            #expect(store.lockWaits == 0)
-            let holder = try LockHolder(path: path)
-            let order = Task { try await store.placeOrderAsync(OrderFixture.request(checkoutID: "waiting")) }
+            let store = WorkshopStore(
+                sqlite: try SQLiteDatabase(path: path, migratingUpTo: nil, writeLockWait: .seconds(10)))
+            #expect(store.sqlite.lockWaits == 0)
+            let holder = try await LockHolder(path: path)
+            let order = Task { try await store.placeOrder(OrderFixture.request(checkoutID: "waiting")) }
             try await Task.sleep(for: .milliseconds(200))  // the other connection's work
-            holder.release()
+            await holder.release()
             let placed = try await order.value
-            #expect(try store.order(checkoutID: "waiting") == placed)
+            #expect(try await store.order(checkoutID: "waiting") == placed)
             // One write found the lock held, however many times it polled.
-            #expect(store.lockWaits == 1)
+            #expect(store.sqlite.lockWaits == 1)
         }
     }
 }
@@ -86,25 +88,26 @@ final class VirtualLockWaitClock: Sendable {
 }
 
 /// A second store on the same file, in the middle of an order transaction it does not commit
-/// until `release()`: it holds SQLite's write lock on a thread of its own meanwhile.
+/// until `release()`: it holds SQLite's write lock meanwhile (GRDB's thread waits in the open
+/// transaction; the order's last step waits on a thread of its own, never on the test's).
 final class LockHolder: Sendable {
     private let released = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let isHeld = Mutex(true)
 
-    init(path: String) throws {
+    init(path: String) async throws {
         let other = try WorkshopStore(path: path)
         let locked = DispatchSemaphore(value: 0)
         let released = released
         let finished = finished
-        Thread.detachNewThread {
-            _ = try? other.placeOrder(OrderFixture.request(checkoutID: "holder")) {
+        Task.detached {
+            _ = try? await other.placeOrder(OrderFixture.request(checkoutID: "holder")) {
                 locked.signal()
-                released.wait()
+                _ = await Self.wait(for: released)
             }
             finished.signal()
         }
-        guard locked.wait(timeout: .now() + 10) == .success else {
+        guard await Self.wait(for: locked, timeout: .now() + 10) else {
             isHeld.withLock { $0 = false }
             throw LockNotTaken()
         }
@@ -113,17 +116,24 @@ final class LockHolder: Sendable {
     private struct LockNotTaken: Error {}
 
     deinit {
-        release()
+        if isHeld.withLock({ $0 }) { released.signal() }
     }
 
     /// Lets the holder commit, and waits until it has (once).
-    func release() {
+    func release() async {
         let held = isHeld.withLock { held in
             defer { held = false }
             return held
         }
         guard held else { return }
         released.signal()
-        finished.wait()
+        _ = await Self.wait(for: finished)
+    }
+
+    /// Waits for `semaphore` on a thread of its own, so that no Swift concurrency thread blocks.
+    private static func wait(for semaphore: DispatchSemaphore, timeout: DispatchTime = .distantFuture) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: semaphore.wait(timeout: timeout) == .success) }
+        }
     }
 }

@@ -24,7 +24,7 @@ import Testing
     @Test func aV1OrderBecomesAOneLineOrderWithoutADiscount() async throws {
         try await withTemporaryDatabasePath { path in
             do {
-                let old = try WorkshopStore(path: path, migratingUpTo: Self.v1)
+                let old = try SQLiteDatabase(path: path, migratingUpTo: Self.v1)
                 #expect(try old.appliedMigrations() == [Self.v1])
                 #expect(try old.tableNames() == ["wood_stock", "orders"])
                 try old.execute(sql: Self.v1Order)
@@ -32,10 +32,10 @@ import Testing
             }
 
             let store = try WorkshopStore(path: path)
-            #expect(try store.appliedMigrations() == WorkshopStoreTests.migrations)
-            #expect(try store.tableNames() == WorkshopStoreTests.tables)
+            #expect(try store.sqlite.appliedMigrations() == WorkshopStoreTests.migrations)
+            #expect(try store.sqlite.tableNames() == WorkshopStoreTests.tables)
             #expect(
-                try store.columnNames(in: "orders") == [
+                try store.sqlite.columnNames(in: "orders") == [
                     "number", "access_key", "checkout_id", "shipping", "currency", "rate",
                     "base_price_minor", "additions_minor", "discount_minor", "discount_code", "shipping_minor",
                     "total_minor", "status", "placed_at", "session_key", "stage_started_at",
@@ -59,41 +59,41 @@ import Testing
                 placedAt: OrderFixture.placedAt,
                 sessionKey: "session-v1"
             )
-            #expect(try store.order(number: "LU-V1V1V1") == expected)
-            #expect(try store.order(checkoutID: "checkout-v1") == expected)
+            #expect(try await store.order(number: "LU-V1V1V1") == expected)
+            #expect(try await store.order(checkoutID: "checkout-v1") == expected)
             // The v1 server's own pricing of that guitar agrees with the migrated row.
             let price = Quote(
                 guitar: guitar, shipping: ShippingOption(method: .express, price: ShippingMethod.express.price),
                 rate: ExchangeRate(currency: .eur, perDollar: expected.rate, asOf: OrderFixture.placedAt))
             #expect(price == expected.quote)
             // Stock and backlog carry over; nothing was reseeded.
-            #expect(try store.stock(of: .body(.koa)) == 5)
-            #expect(try store.openOrderCount() == 1)
+            #expect(try await store.stock(of: .body(.koa)) == 5)
+            #expect(try await store.openOrderCount() == 1)
 
             // The migrated order keeps its checkout: ordering it again returns it and takes nothing.
-            let again = try store.placeOrder(OrderFixture.request(checkoutID: "checkout-v1", guitar: guitar))
+            let again = try await store.placeOrder(OrderFixture.request(checkoutID: "checkout-v1", guitar: guitar))
             #expect(again == expected)
-            #expect(try store.stock(of: .body(.koa)) == 5)
+            #expect(try await store.stock(of: .body(.koa)) == 5)
             // And new orders go into the new tables beside it.
-            let next = try store.placeOrder(
+            let next = try await store.placeOrder(
                 OrderFixture.request(checkoutID: "after-v2", lines: [CartLine(guitar: guitar, quantity: 2)]))
-            #expect(try store.order(number: next.number) == next)
-            #expect(try store.rowCount(in: "order_lines") == 2)
-            #expect(try store.stock(of: .body(.koa)) == 3)
+            #expect(try await store.order(number: next.number) == next)
+            #expect(try store.sqlite.rowCount(in: "order_lines") == 2)
+            #expect(try await store.stock(of: .body(.koa)) == 3)
         }
     }
 
     @Test func anEmptyV1DatabaseMigratesToo() async throws {
         try await withTemporaryDatabasePath { path in
-            do { _ = try WorkshopStore(path: path, migratingUpTo: Self.v1) }
+            do { _ = try SQLiteDatabase(path: path, migratingUpTo: Self.v1) }
             let store = try WorkshopStore(path: path)
-            #expect(try store.appliedMigrations() == WorkshopStoreTests.migrations)
-            #expect(try store.rowCount(in: "orders") == 0)
-            #expect(try store.stock(of: .fretboard(.blackLimba)) == 2)
+            #expect(try store.sqlite.appliedMigrations() == WorkshopStoreTests.migrations)
+            #expect(try store.sqlite.rowCount(in: "orders") == 0)
+            #expect(try await store.stock(of: .fretboard(.blackLimba)) == 2)
         }
     }
 
-    @Test func theOrdersTableStillRefusesATotalThatDoesNotAddUp() throws {
+    @Test func theOrdersTableStillRefusesATotalThatDoesNotAddUp() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let insert = { (total: Int) in
             """
@@ -108,15 +108,15 @@ import Testing
             """
         }
         // Without the discount taken off, the total is refused; with it, accepted.
-        #expect(throws: (any Error).self) { try store.execute(sql: insert(220_000)) }
-        try store.execute(sql: insert(199_000))
-        #expect(try store.rowCount(in: "orders") == 1)
+        #expect(throws: (any Error).self) { try store.sqlite.execute(sql: insert(220_000)) }
+        try store.sqlite.execute(sql: insert(199_000))
+        #expect(try store.sqlite.rowCount(in: "orders") == 1)
     }
 
-    @Test func aLineMustBelongToAnOrder() throws {
+    @Test func aLineMustBelongToAnOrder() async throws {
         let store = try WorkshopStore(path: ":memory:")
         #expect(throws: (any Error).self) {
-            try store.execute(
+            try store.sqlite.execute(
                 sql: """
                     INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity)
                     VALUES ('LU-NONE22', 0, 'casual', 'natural', 'mahogany', 'rosewood', 1)

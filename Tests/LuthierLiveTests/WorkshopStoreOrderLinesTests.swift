@@ -13,64 +13,65 @@ import Testing
 
     // MARK: - Availability
 
-    @Test func linesSharingAScarceWoodAreJudgedTogether() throws {
+    @Test func linesSharingAScarceWoodAreJudgedTogether() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let first = CartLine(guitar: Self.limbaBody, quantity: 2)
         let second = CartLine(guitar: Self.limbaBodySky, quantity: 2)
         let plain = CartLine(guitar: .standard, quantity: 3)
 
         // Each line alone can be built: 2 of the 3 blanks.
-        #expect(try store.availability(for: [first]) == [.available])
-        #expect(try store.availability(for: [second]) == [.available])
+        #expect(try await store.availability(for: [first]) == [.available])
+        #expect(try await store.availability(for: [second]) == [.available])
         // Together they need 4 blanks: both lines are unavailable, the unrelated one is not,
         // and the answers come in line order.
         let missing = Availability.unavailable(missing: ["Black Limba body blanks"])
-        #expect(try store.availability(for: [first, plain, second]) == [missing, .available, missing])
-        #expect(try store.availability(for: [plain, second, first]) == [.available, missing, missing])
+        #expect(try await store.availability(for: [first, plain, second]) == [missing, .available, missing])
+        #expect(try await store.availability(for: [plain, second, first]) == [.available, missing, missing])
         // Exactly the stock is enough.
         let oneMore = CartLine(guitar: Self.limbaBodySky, quantity: 1)
-        #expect(try store.availability(for: [first, oneMore]) == [.available, .available])
+        #expect(try await store.availability(for: [first, oneMore]) == [.available, .available])
     }
 
-    @Test func aBodyAndAFretboardOfTheSameWoodAreDifferentStock() throws {
+    @Test func aBodyAndAFretboardOfTheSameWoodAreDifferentStock() async throws {
         let store = try WorkshopStore(path: ":memory:")
         // 2 guitars need 2 of 3 blanks and 2 of 2 fretboards; a 3rd runs out of fretboards only.
-        #expect(try store.availability(for: [CartLine(guitar: Self.allLimba, quantity: 2)]) == [.available])
+        #expect(try await store.availability(for: [CartLine(guitar: Self.allLimba, quantity: 2)]) == [.available])
         #expect(
-            try store.availability(for: [CartLine(guitar: Self.allLimba, quantity: 3)])
+            try await store.availability(for: [CartLine(guitar: Self.allLimba, quantity: 3)])
                 == [.unavailable(missing: ["Black Limba fretboards"])])
         // With a second line taking another blank, both woods fall short: body named first.
         let lines = [
             CartLine(guitar: Self.allLimba, quantity: 3), CartLine(guitar: Self.limbaBodySky, quantity: 1),
         ]
         #expect(
-            try store.availability(for: lines) == [
+            try await store.availability(for: lines) == [
                 .unavailable(missing: ["Black Limba body blanks", "Black Limba fretboards"]),
                 .unavailable(missing: ["Black Limba body blanks"]),
             ])
     }
 
-    @Test func anEmptyOrderHasNoAnswers() throws {
+    @Test func anEmptyOrderHasNoAnswers() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(try store.availability(for: []) == [])
+        #expect(try await store.availability(for: []) == [])
     }
 
     // MARK: - Estimate
 
-    @Test func theEstimateOfAnOrderIsTheLongestOfItsGuitars() throws {
+    @Test func theEstimateOfAnOrderIsTheLongestOfItsGuitars() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let plain = CartLine(guitar: .standard, quantity: 4)
         let scarce = CartLine(guitar: Self.limbaBody, quantity: 1)
-        #expect(try store.estimate(for: [plain]) == BuildEstimate(months: 2))
-        #expect(try store.estimate(for: [scarce]) == BuildEstimate(months: 3))
-        #expect(try store.estimate(for: [plain, scarce]) == BuildEstimate(months: 3))
-        #expect(try store.estimate(for: [scarce, plain, plain]) == BuildEstimate(months: 3))
-        #expect(try store.estimate(for: [plain]) == store.estimate(for: .standard))
+        #expect(try await store.estimate(for: [plain]) == BuildEstimate(months: 2))
+        #expect(try await store.estimate(for: [scarce]) == BuildEstimate(months: 3))
+        #expect(try await store.estimate(for: [plain, scarce]) == BuildEstimate(months: 3))
+        #expect(try await store.estimate(for: [scarce, plain, plain]) == BuildEstimate(months: 3))
+        let standard = try await store.estimate(for: .standard)
+        #expect(try await store.estimate(for: [plain]) == standard)
         // Nothing to build: the backlog alone.
-        #expect(try store.estimate(for: []) == BuildEstimate(months: 2))
-        _ = try store.placeOrder(OrderFixture.request(checkoutID: "backlog"))
-        #expect(try store.estimate(for: []) == BuildEstimate(months: 3))
-        #expect(try store.estimate(for: [plain, scarce]) == BuildEstimate(months: 4))
+        #expect(try await store.estimate(for: []) == BuildEstimate(months: 2))
+        _ = try await store.placeOrder(OrderFixture.request(checkoutID: "backlog"))
+        #expect(try await store.estimate(for: []) == BuildEstimate(months: 3))
+        #expect(try await store.estimate(for: [plain, scarce]) == BuildEstimate(months: 4))
     }
 
     // MARK: - Placing
@@ -87,7 +88,7 @@ import Testing
             let request = OrderFixture.request(
                 checkoutID: "cart", lines: lines, shipping: .express, currency: .eur, rate: "0.83",
                 discount: discount)
-            let placed = try store.placeOrder(request)
+            let placed = try await store.placeOrder(request)
 
             #expect(placed.lines == lines)
             #expect(placed.guitarCount == 6)
@@ -101,26 +102,26 @@ import Testing
             #expect(placed.rate.description == "0.83")
 
             // Stock: Koa 6 − 3, Ebony 8 − 2, Mahogany 40 − 3, Rosewood 50 − 4.
-            #expect(try store.stock(of: .body(.koa)) == 3)
-            #expect(try store.stock(of: .fretboard(.ebony)) == 6)
-            #expect(try store.stock(of: .body(.mahogany)) == 37)
-            #expect(try store.stock(of: .fretboard(.rosewood)) == 46)
-            #expect(try store.openOrderCount() == 1)
-            #expect(try store.rowCount(in: "order_lines") == 3)
+            #expect(try await store.stock(of: .body(.koa)) == 3)
+            #expect(try await store.stock(of: .fretboard(.ebony)) == 6)
+            #expect(try await store.stock(of: .body(.mahogany)) == 37)
+            #expect(try await store.stock(of: .fretboard(.rosewood)) == 46)
+            #expect(try await store.openOrderCount() == 1)
+            #expect(try store.sqlite.rowCount(in: "order_lines") == 3)
 
             let reopened = try WorkshopStore(path: path)
-            #expect(try reopened.order(number: placed.number) == placed)
-            #expect(try reopened.order(checkoutID: "cart") == placed)
+            #expect(try await reopened.order(number: placed.number) == placed)
+            #expect(try await reopened.order(checkoutID: "cart") == placed)
         }
     }
 
-    @Test func twoLinesOfOneConfigurationAreStoredAsTheyCame() throws {
+    @Test func twoLinesOfOneConfigurationAreStoredAsTheyCame() async throws {
         // The cart never makes them, but the store must not merge or lose either.
         let store = try WorkshopStore(path: ":memory:")
         let lines = [CartLine(guitar: .standard, quantity: 1), CartLine(guitar: .standard, quantity: 2)]
-        let placed = try store.placeOrder(OrderFixture.request(lines: lines))
-        #expect(try store.order(number: placed.number)?.lines == lines)
-        #expect(try store.stock(of: .body(.mahogany)) == 37)
+        let placed = try await store.placeOrder(OrderFixture.request(lines: lines))
+        #expect(try await store.order(number: placed.number)?.lines == lines)
+        #expect(try await store.stock(of: .body(.mahogany)) == 37)
     }
 
     @Test func anOrderShortOfWoodsNamesEachOnceAndWritesNothing() async throws {
@@ -132,45 +133,47 @@ import Testing
                 CartLine(guitar: Guitar(color: .dusk, body: .blackLimba, fretboard: .ebony), quantity: 2),
                 CartLine(guitar: Guitar(color: .earth, fretboard: .blackLimba), quantity: 1),
             ]
-            #expect(throws: OrderError.unavailable(missing: ["Black Limba body blanks", "Black Limba fretboards"])) {
-                try store.placeOrder(OrderFixture.request(checkoutID: "too-much", lines: lines))
+            await #expect(
+                throws: OrderError.unavailable(missing: ["Black Limba body blanks", "Black Limba fretboards"])
+            ) {
+                try await store.placeOrder(OrderFixture.request(checkoutID: "too-much", lines: lines))
             }
-            #expect(try store.order(checkoutID: "too-much") == nil)
-            #expect(try store.rowCount(in: "orders") == 0)
-            #expect(try store.rowCount(in: "order_lines") == 0)
+            #expect(try await store.order(checkoutID: "too-much") == nil)
+            #expect(try store.sqlite.rowCount(in: "orders") == 0)
+            #expect(try store.sqlite.rowCount(in: "order_lines") == 0)
             for wood in StockedWood.allCases {
-                #expect(try store.stock(of: wood) == WorkshopStore.initialStock[wood])
+                #expect(try await store.stock(of: wood) == WorkshopStore.initialStock[wood])
             }
             // Without the line that tipped it over, the same checkout goes through.
-            let order = try store.placeOrder(OrderFixture.request(checkoutID: "too-much", lines: [lines[0]]))
+            let order = try await store.placeOrder(OrderFixture.request(checkoutID: "too-much", lines: [lines[0]]))
             #expect(order.lines == [lines[0]])
-            #expect(try store.stock(of: .body(.blackLimba)) == 1)
-            #expect(try store.stock(of: .fretboard(.blackLimba)) == 0)
+            #expect(try await store.stock(of: .body(.blackLimba)) == 1)
+            #expect(try await store.stock(of: .fretboard(.blackLimba)) == 0)
         }
     }
 
-    @Test func anOrderWithoutLinesIsRefused() throws {
+    @Test func anOrderWithoutLinesIsRefused() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(throws: WorkshopStoreError.emptyOrder) {
-            try store.placeOrder(OrderFixture.request(lines: []))
+        await #expect(throws: WorkshopStoreError.emptyOrder) {
+            try await store.placeOrder(OrderFixture.request(lines: []))
         }
-        #expect(try store.rowCount(in: "orders") == 0)
+        #expect(try store.sqlite.rowCount(in: "orders") == 0)
     }
 
-    @Test func aLinePastTheCartsMaximumIsRefusedByTheSchemaAndWritesNothing() throws {
+    @Test func aLinePastTheCartsMaximumIsRefusedByTheSchemaAndWritesNothing() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let lines = [CartLine(guitar: .standard, quantity: Cart.maximumQuantity + 1)]
-        #expect(throws: (any Error).self) { try store.placeOrder(OrderFixture.request(lines: lines)) }
-        #expect(try store.rowCount(in: "orders") == 0)
-        #expect(try store.stock(of: .body(.mahogany)) == 40)
+        await #expect(throws: (any Error).self) { try await store.placeOrder(OrderFixture.request(lines: lines)) }
+        #expect(try store.sqlite.rowCount(in: "orders") == 0)
+        #expect(try await store.stock(of: .body(.mahogany)) == 40)
     }
 
-    @Test func aRepeatedCartCheckoutReturnsTheFirstOrderUnchanged() throws {
+    @Test func aRepeatedCartCheckoutReturnsTheFirstOrderUnchanged() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let lines = [CartLine(guitar: Self.limbaBody, quantity: 3)]
-        let first = try store.placeOrder(OrderFixture.request(checkoutID: "again", lines: lines))
+        let first = try await store.placeOrder(OrderFixture.request(checkoutID: "again", lines: lines))
         // The blanks are gone now; the repeat is still the order, not a refusal.
-        #expect(try store.placeOrder(OrderFixture.request(checkoutID: "again", lines: lines)) == first)
-        #expect(try store.rowCount(in: "order_lines") == 1)
+        #expect(try await store.placeOrder(OrderFixture.request(checkoutID: "again", lines: lines)) == first)
+        #expect(try store.sqlite.rowCount(in: "order_lines") == 1)
     }
 }

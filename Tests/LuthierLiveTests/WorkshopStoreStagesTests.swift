@@ -27,7 +27,7 @@ import Testing
     @Test func aV2OrderBecomesWoodSelectionBegunWhenItWasPlaced() async throws {
         try await withTemporaryDatabasePath { path in
             do {
-                let old = try WorkshopStore(path: path, migratingUpTo: Self.v2)
+                let old = try SQLiteDatabase(path: path, migratingUpTo: Self.v2)
                 try old.execute(
                     sql: """
                         INSERT INTO orders (
@@ -43,24 +43,24 @@ import Testing
                         """)
             }
             let store = try WorkshopStore(path: path)
-            #expect(try store.appliedMigrations() == WorkshopStoreTests.migrations)
-            #expect(try store.tableNames() == WorkshopStoreTests.tables)
-            let order = try #require(try store.order(number: "LU-V2V2V2"))
+            #expect(try store.sqlite.appliedMigrations() == WorkshopStoreTests.migrations)
+            #expect(try store.sqlite.tableNames() == WorkshopStoreTests.tables)
+            let order = try #require(try await store.order(number: "LU-V2V2V2"))
             #expect(order.status == .woodSelection)
             #expect(order.placedAt == OrderFixture.placedAt)
             #expect(order.stageStartedAt == OrderFixture.placedAt)
             #expect(order.lines == [CartLine(guitar: .standard, quantity: 2)])
             #expect(order.discountCode == "WELCOME10")
             #expect(order.quote.total == .dollars(1_800))
-            #expect(try store.openOrderCount() == 1)
-            #expect(try store.ordersInProgress() == [order])
+            #expect(try await store.openOrderCount() == 1)
+            #expect(try await store.ordersInProgress() == [order])
             // The migrated order moves on from when it was placed, like any other.
-            #expect(try store.nextStageChange(pace: Self.pace) == Self.time(1))
-            let moved = try store.advanceStages(now: Self.time(1), pace: Self.pace)
+            #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(1))
+            let moved = try await store.advanceStages(now: Self.time(1), pace: Self.pace)
             #expect(moved.map(\.status) == [.bodyShaping])
             // A v2 table without the column no longer exists: new orders need their stage's start.
             #expect(throws: (any Error).self) {
-                try store.execute(
+                try store.sqlite.execute(
                     sql: """
                         INSERT INTO orders (
                             number, access_key, checkout_id, shipping, currency, rate, base_price_minor,
@@ -71,109 +71,111 @@ import Testing
         }
     }
 
-    @Test func aFinishedOrUnknownStatusIsNotInProgress() throws {
+    @Test func aFinishedOrUnknownStatusIsNotInProgress() async throws {
         let store = try WorkshopStore(path: ":memory:", now: { OrderFixture.placedAt })
-        let orders = try (1...4).map { try store.placeOrder(OrderFixture.request(checkoutID: "c\($0)")) }
-        try store.execute(sql: "UPDATE orders SET status = 'shipped' WHERE number = '\(orders[0].number)'")
-        try store.execute(sql: "UPDATE orders SET status = 'readyForPickup' WHERE number = '\(orders[1].number)'")
-        try store.execute(sql: "UPDATE orders SET status = 'setup' WHERE number = '\(orders[2].number)'")
+        var orders: [Order] = []
+        for index in 1...4 { orders.append(try await store.placeOrder(OrderFixture.request(checkoutID: "c\(index)"))) }
+        try store.sqlite.execute(sql: "UPDATE orders SET status = 'shipped' WHERE number = '\(orders[0].number)'")
+        try store.sqlite.execute(
+            sql: "UPDATE orders SET status = 'readyForPickup' WHERE number = '\(orders[1].number)'")
+        try store.sqlite.execute(sql: "UPDATE orders SET status = 'setup' WHERE number = '\(orders[2].number)'")
         // A status a later version might write is left alone rather than moved as if in progress.
-        try store.execute(sql: "UPDATE orders SET status = 'onHold' WHERE number = '\(orders[3].number)'")
-        #expect(try store.openOrderCount() == 1)
-        #expect(try store.ordersInProgress().map(\.number) == [orders[2].number])
-        let moved = try store.advanceStages(now: Self.time(1), pace: Self.pace)
+        try store.sqlite.execute(sql: "UPDATE orders SET status = 'onHold' WHERE number = '\(orders[3].number)'")
+        #expect(try await store.openOrderCount() == 1)
+        #expect(try await store.ordersInProgress().map(\.number) == [orders[2].number])
+        let moved = try await store.advanceStages(now: Self.time(1), pace: Self.pace)
         #expect(moved.map(\.number) == [orders[2].number])
         #expect(moved.map(\.status) == [.shipped])
-        #expect(try store.nextStageChange(pace: Self.pace) == nil)
-        #expect(try store.advanceStages(now: Self.time(100), pace: Self.pace) == [])
+        #expect(try await store.nextStageChange(pace: Self.pace) == nil)
+        #expect(try await store.advanceStages(now: Self.time(100), pace: Self.pace) == [])
     }
 
     // MARK: - Advancing
 
-    @Test func aNewOrderStartsAtWoodSelectionBegunWhenPlaced() throws {
+    @Test func aNewOrderStartsAtWoodSelectionBegunWhenPlaced() async throws {
         let store = try WorkshopStore(path: ":memory:", now: { OrderFixture.placedAt })
-        let order = try store.placeOrder(OrderFixture.request())
+        let order = try await store.placeOrder(OrderFixture.request())
         #expect(order.status == .woodSelection)
         #expect(order.stageStartedAt == OrderFixture.placedAt)
-        #expect(try store.order(number: order.number) == order)
+        #expect(try await store.order(number: order.number) == order)
     }
 
-    @Test func nothingMovesBeforeItsPaceIsOver() throws {
+    @Test func nothingMovesBeforeItsPaceIsOver() async throws {
         let store = try WorkshopStore(path: ":memory:", now: { OrderFixture.placedAt })
-        let order = try store.placeOrder(OrderFixture.request())
-        #expect(try store.nextStageChange(pace: Self.pace) == Self.time(1))
-        #expect(try store.advanceStages(now: Self.time(1, plus: -0.001), pace: Self.pace) == [])
-        #expect(try store.order(number: order.number) == order)
+        let order = try await store.placeOrder(OrderFixture.request())
+        #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(1))
+        #expect(try await store.advanceStages(now: Self.time(1, plus: -0.001), pace: Self.pace) == [])
+        #expect(try await store.order(number: order.number) == order)
         // Exactly one pace later it moves, its new stage begun when the old one was due.
-        let moved = try store.advanceStages(now: Self.time(1), pace: Self.pace)
+        let moved = try await store.advanceStages(now: Self.time(1), pace: Self.pace)
         var expected = order
         expected.status = .bodyShaping
         expected.stageStartedAt = Self.time(1)
         #expect(moved == [expected])
-        #expect(try store.order(number: order.number) == expected)
-        #expect(try store.nextStageChange(pace: Self.pace) == Self.time(2))
-        #expect(try store.advanceStages(now: Self.time(1.5), pace: Self.pace) == [])
+        #expect(try await store.order(number: order.number) == expected)
+        #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(2))
+        #expect(try await store.advanceStages(now: Self.time(1.5), pace: Self.pace) == [])
     }
 
-    @Test func eachCallMovesAnOrderOneStageHoweverManyPacesHavePassed() throws {
+    @Test func eachCallMovesAnOrderOneStageHoweverManyPacesHavePassed() async throws {
         let store = try WorkshopStore(path: ":memory:", now: { OrderFixture.placedAt })
-        let order = try store.placeOrder(OrderFixture.request(shipping: .express))
+        let order = try await store.placeOrder(OrderFixture.request(shipping: .express))
         // A year later (the server was down), each call still moves it exactly one stage, and the
         // stage starts are one pace apart: no stage is skipped and none drifts.
         let late = Self.time(100_000)
         var seen: [OrderStatus] = [order.status]
         for paces in 1...4 {
-            #expect(try store.nextStageChange(pace: Self.pace) == Self.time(Double(paces)))
-            let moved = try store.advanceStages(now: late, pace: Self.pace)
+            #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(Double(paces)))
+            let moved = try await store.advanceStages(now: late, pace: Self.pace)
             #expect(moved.count == 1)
             #expect(moved.first?.stageStartedAt == Self.time(Double(paces)))
             seen += moved.map(\.status)
         }
         #expect(seen == OrderStatus.stages(for: .express))
         // Finished: never moves again, and nothing is due.
-        #expect(try store.advanceStages(now: late, pace: Self.pace) == [])
-        #expect(try store.nextStageChange(pace: Self.pace) == nil)
-        #expect(try store.order(number: order.number)?.status == .shipped)
-        #expect(try store.openOrderCount() == 0)
+        #expect(try await store.advanceStages(now: late, pace: Self.pace) == [])
+        #expect(try await store.nextStageChange(pace: Self.pace) == nil)
+        #expect(try await store.order(number: order.number)?.status == .shipped)
+        #expect(try await store.openOrderCount() == 0)
     }
 
-    @Test func aPickupEndsReadyForPickup() throws {
+    @Test func aPickupEndsReadyForPickup() async throws {
         let store = try WorkshopStore(path: ":memory:", now: { OrderFixture.placedAt })
-        let order = try store.placeOrder(OrderFixture.request(shipping: .pickup))
+        let order = try await store.placeOrder(OrderFixture.request(shipping: .pickup))
         var seen: [OrderStatus] = [order.status]
         for paces in 1...6 {
-            seen += try store.advanceStages(now: Self.time(Double(paces)), pace: Self.pace).map(\.status)
+            seen += try await store.advanceStages(now: Self.time(Double(paces)), pace: Self.pace).map(\.status)
         }
         #expect(seen == [.woodSelection, .bodyShaping, .finishing, .setup, .readyForPickup])
-        let finished = try #require(try store.order(number: order.number))
+        let finished = try #require(try await store.order(number: order.number))
         #expect(finished.status == .readyForPickup)
         // It finished at its fourth stage change and stays as it was.
         #expect(finished.stageStartedAt == Self.time(4))
-        #expect(try store.advanceStages(now: Self.time(1_000), pace: Self.pace) == [])
-        #expect(try store.order(number: order.number) == finished)
+        #expect(try await store.advanceStages(now: Self.time(1_000), pace: Self.pace) == [])
+        #expect(try await store.order(number: order.number) == finished)
     }
 
-    @Test func onlyDueOrdersMoveAndTheNextDueIsTheEarliest() throws {
+    @Test func onlyDueOrdersMoveAndTheNextDueIsTheEarliest() async throws {
         let now = MovableNow(OrderFixture.placedAt)
         let store = try WorkshopStore(path: ":memory:", now: { now.value })
-        let first = try store.placeOrder(OrderFixture.request(checkoutID: "first"))
+        let first = try await store.placeOrder(OrderFixture.request(checkoutID: "first"))
         now.value = Self.time(0, plus: 4)
-        let second = try store.placeOrder(OrderFixture.request(checkoutID: "second"))
-        #expect(try store.nextStageChange(pace: Self.pace) == Self.time(1))
+        let second = try await store.placeOrder(OrderFixture.request(checkoutID: "second"))
+        #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(1))
 
-        let moved = try store.advanceStages(now: Self.time(1, plus: 1), pace: Self.pace)
+        let moved = try await store.advanceStages(now: Self.time(1, plus: 1), pace: Self.pace)
         #expect(moved.map(\.number) == [first.number])
-        #expect(try store.nextStageChange(pace: Self.pace) == Self.time(1, plus: 4))
-        #expect(try store.order(number: second.number)?.status == .woodSelection)
+        #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(1, plus: 4))
+        #expect(try await store.order(number: second.number)?.status == .woodSelection)
 
         // Both due: both move, oldest first, in one call.
-        let both = try store.advanceStages(now: Self.time(2, plus: 5), pace: Self.pace)
+        let both = try await store.advanceStages(now: Self.time(2, plus: 5), pace: Self.pace)
         #expect(both.map(\.number) == [first.number, second.number])
         #expect(both.map(\.status) == [.finishing, .bodyShaping])
-        #expect(try store.nextStageChange(pace: Self.pace) == Self.time(2, plus: 4))
+        #expect(try await store.nextStageChange(pace: Self.pace) == Self.time(2, plus: 4))
         // A slower pace makes the same stages due later; nothing moves at the old times.
-        #expect(try store.nextStageChange(pace: WorkshopPace(perStage: .seconds(60))) == Self.time(0, plus: 74))
-        #expect(try store.advanceStages(now: Self.time(3), pace: WorkshopPace(perStage: .seconds(60))) == [])
+        #expect(try await store.nextStageChange(pace: WorkshopPace(perStage: .seconds(60))) == Self.time(0, plus: 74))
+        #expect(try await store.advanceStages(now: Self.time(3), pace: WorkshopPace(perStage: .seconds(60))) == [])
     }
 
     @Test func aRestartResumesFromTheStoredStages() async throws {
@@ -182,59 +184,60 @@ import Testing
             let number: String
             do {
                 let store = try Self.store(at: path, now: now)
-                number = try store.placeOrder(OrderFixture.request()).number
-                #expect(try store.advanceStages(now: Self.time(1), pace: Self.pace).map(\.status) == [.bodyShaping])
-                #expect(try store.advanceStages(now: Self.time(2), pace: Self.pace).map(\.status) == [.finishing])
+                number = try await store.placeOrder(OrderFixture.request()).number
+                #expect(
+                    try await store.advanceStages(now: Self.time(1), pace: Self.pace).map(\.status) == [.bodyShaping])
+                #expect(try await store.advanceStages(now: Self.time(2), pace: Self.pace).map(\.status) == [.finishing])
             }
             // Down for a while; the reopened file knows where the order is and when its stage began.
             let reopened = try Self.store(at: path, now: now)
-            let order = try #require(try reopened.order(number: number))
+            let order = try #require(try await reopened.order(number: number))
             #expect(order.status == .finishing)
             #expect(order.stageStartedAt == Self.time(2))
-            #expect(try reopened.nextStageChange(pace: Self.pace) == Self.time(3))
-            #expect(try reopened.advanceStages(now: Self.time(50), pace: Self.pace).map(\.status) == [.setup])
+            #expect(try await reopened.nextStageChange(pace: Self.pace) == Self.time(3))
+            #expect(try await reopened.advanceStages(now: Self.time(50), pace: Self.pace).map(\.status) == [.setup])
             do {
                 // And again, mid catch-up: one more stage per call.
                 let third = try Self.store(at: path, now: now)
-                #expect(try third.advanceStages(now: Self.time(50), pace: Self.pace).map(\.status) == [.shipped])
-                #expect(try third.advanceStages(now: Self.time(50), pace: Self.pace) == [])
+                #expect(try await third.advanceStages(now: Self.time(50), pace: Self.pace).map(\.status) == [.shipped])
+                #expect(try await third.advanceStages(now: Self.time(50), pace: Self.pace) == [])
             }
-            #expect(try reopened.order(number: number)?.stageStartedAt == Self.time(4))
+            #expect(try await reopened.order(number: number)?.stageStartedAt == Self.time(4))
         }
     }
 
     // MARK: - What the floor reads
 
-    @Test func recentOrdersInProgressAndGuitarsOrderedSince() throws {
+    @Test func recentOrdersInProgressAndGuitarsOrderedSince() async throws {
         let now = MovableNow(OrderFixture.placedAt)
         let store = try WorkshopStore(path: ":memory:", now: { now.value })
         var placed: [Order] = []
         for index in 0..<12 {
             now.value = Self.time(0, plus: Double(index))
             placed.append(
-                try store.placeOrder(
+                try await store.placeOrder(
                     OrderFixture.request(
                         checkoutID: "c\(index)", lines: [CartLine(guitar: .standard, quantity: index % 3 + 1)])))
         }
-        #expect(try store.recentOrders(limit: 10) == Array(placed.reversed().prefix(10)))
-        #expect(try store.recentOrders(limit: 0) == [])
-        #expect(try store.recentOrders(limit: 50) == Array(placed.reversed()))
-        #expect(try store.ordersInProgress() == placed)
-        #expect(try store.guitarsOrdered(since: OrderFixture.placedAt) == placed.map(\.guitarCount).reduce(0, +))
-        #expect(try store.guitarsOrdered(since: Self.time(0, plus: 10)) == 2 + 3)
-        #expect(try store.guitarsOrdered(since: Self.time(0, plus: 11.001)) == 0)
+        #expect(try await store.recentOrders(limit: 10) == Array(placed.reversed().prefix(10)))
+        #expect(try await store.recentOrders(limit: 0) == [])
+        #expect(try await store.recentOrders(limit: 50) == Array(placed.reversed()))
+        #expect(try await store.ordersInProgress() == placed)
+        #expect(try await store.guitarsOrdered(since: OrderFixture.placedAt) == placed.map(\.guitarCount).reduce(0, +))
+        #expect(try await store.guitarsOrdered(since: Self.time(0, plus: 10)) == 2 + 3)
+        #expect(try await store.guitarsOrdered(since: Self.time(0, plus: 11.001)) == 0)
 
         // The first two finish; they leave the orders in progress and stay among the orders.
-        try store.execute(sql: "UPDATE orders SET status = 'shipped' WHERE checkout_id IN ('c0', 'c1')")
-        #expect(try store.ordersInProgress() == Array(placed.dropFirst(2)))
-        #expect(try store.recentOrders(limit: 50).suffix(2).map(\.status) == [.shipped, .shipped])
-        #expect(try store.guitarsOrdered(since: OrderFixture.placedAt) == placed.map(\.guitarCount).reduce(0, +))
+        try store.sqlite.execute(sql: "UPDATE orders SET status = 'shipped' WHERE checkout_id IN ('c0', 'c1')")
+        #expect(try await store.ordersInProgress() == Array(placed.dropFirst(2)))
+        #expect(try await store.recentOrders(limit: 50).suffix(2).map(\.status) == [.shipped, .shipped])
+        #expect(try await store.guitarsOrdered(since: OrderFixture.placedAt) == placed.map(\.guitarCount).reduce(0, +))
     }
 
     @Test func theLiveClientMovesTheStagesToo() async throws {
         let store = try WorkshopStore(path: ":memory:", now: { OrderFixture.placedAt })
         let client = WorkshopClient.live(store: store, clock: TestClock(), simulatedLatency: true)
-        let order = try store.placeOrder(OrderFixture.request(shipping: .pickup))
+        let order = try await store.placeOrder(OrderFixture.request(shipping: .pickup))
         #expect(try await client.recentOrders(10) == [order])
         #expect(try await client.ordersInProgress() == [order])
         #expect(try await client.guitarsOrdered(OrderFixture.placedAt) == 1)

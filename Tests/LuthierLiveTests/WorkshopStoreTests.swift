@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
@@ -22,16 +23,16 @@ import Testing
         try await withTemporaryDatabasePath { path in
             let store = try WorkshopStore(path: path)
             #expect(FileManager.default.fileExists(atPath: path))
-            #expect(try store.tableNames() == Self.tables)
-            #expect(try store.appliedMigrations() == Self.migrations)
+            #expect(try store.sqlite.tableNames() == Self.tables)
+            #expect(try store.sqlite.appliedMigrations() == Self.migrations)
             for wood in StockedWood.allCases {
-                #expect(try store.stock(of: wood) == WorkshopStore.initialStock[wood])
+                #expect(try await store.stock(of: wood) == WorkshopStore.initialStock[wood])
             }
-            #expect(try store.openOrderCount() == 0)
+            #expect(try await store.openOrderCount() == 0)
         }
     }
 
-    @Test func theSeededStockIsTheDocumentedOneWithScarceWoods() {
+    @Test func theSeededStockIsTheDocumentedOneWithScarceWoods() async {
         #expect(WorkshopStore.initialStock.count == StockedWood.allCases.count)
         #expect(WorkshopStore.initialStock[.body(.blackLimba)] == 3)
         #expect(WorkshopStore.initialStock[.fretboard(.blackLimba)] == 2)
@@ -44,17 +45,17 @@ import Testing
             let number: String
             do {
                 let store = try WorkshopStore(path: path)
-                try store.setStock(of: .body(.koa), to: 1)
-                number = try store.placeOrder(OrderFixture.request()).number
+                try await store.setStock(of: .body(.koa), to: 1)
+                number = try await store.placeOrder(OrderFixture.request()).number
             }
             let reopened = try WorkshopStore(path: path)
-            #expect(try reopened.appliedMigrations() == Self.migrations)
-            #expect(try reopened.stock(of: .body(.koa)) == 1)
-            #expect(try reopened.stock(of: .body(.mahogany)) == 39)
-            #expect(try reopened.order(number: number)?.checkoutID == "checkout-1")
+            #expect(try reopened.sqlite.appliedMigrations() == Self.migrations)
+            #expect(try await reopened.stock(of: .body(.koa)) == 1)
+            #expect(try await reopened.stock(of: .body(.mahogany)) == 39)
+            #expect(try await reopened.order(number: number)?.checkoutID == "checkout-1")
             // And a third opening while the second is still open (two pools on one WAL file).
             let third = try WorkshopStore(path: path)
-            #expect(try third.stock(of: .body(.mahogany)) == 39)
+            #expect(try await third.stock(of: .body(.mahogany)) == 39)
         }
     }
 
@@ -64,18 +65,20 @@ import Testing
     @Test func everyCommitIsSyncedToDisk() async throws {
         try await withTemporaryDatabasePath { path in
             let store = try WorkshopStore(path: path)
-            let level = try store.writer.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+            let level = try store.sqlite.writer.writeWithoutTransaction {
+                try Int.fetchOne($0, sql: "PRAGMA synchronous")
+            }
             #expect(level == 2)
         }
     }
 
-    @Test func anInMemoryStoreIsMigratedAndSeeded() throws {
+    @Test func anInMemoryStoreIsMigratedAndSeeded() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(try store.tableNames() == Self.tables)
-        #expect(try store.stock(of: .fretboard(.ebony)) == 8)
+        #expect(try store.sqlite.tableNames() == Self.tables)
+        #expect(try await store.stock(of: .fretboard(.ebony)) == 8)
     }
 
-    @Test func aPathThatCannotBeOpenedThrowsAClearError() throws {
+    @Test func aPathThatCannotBeOpenedThrowsAClearError() async throws {
         let path = "/nonexistent-luthier-directory/sub/luthier.sqlite"
         let error = #expect(throws: WorkshopStoreError.self) { try WorkshopStore(path: path) }
         guard case .cannotOpen(let reportedPath, let reason) = error else {
@@ -95,68 +98,70 @@ import Testing
         }
     }
 
-    @Test func aNegativeStockIsRefused() throws {
+    @Test func aNegativeStockIsRefused() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(throws: (any Error).self) { try store.setStock(of: .body(.koa), to: -1) }
-        #expect(try store.stock(of: .body(.koa)) == 6)
+        await #expect(throws: (any Error).self) { try await store.setStock(of: .body(.koa), to: -1) }
+        #expect(try await store.stock(of: .body(.koa)) == 6)
     }
 
     // MARK: - Availability, estimate, shipping
 
-    @Test func aGuitarIsAvailableWhileBothItsWoodsAreInStock() throws {
+    @Test func aGuitarIsAvailableWhileBothItsWoodsAreInStock() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let guitar = Guitar(body: .blackLimba, fretboard: .ebony)
-        #expect(try store.availability(for: guitar) == .available)
+        #expect(try await store.availability(for: guitar) == .available)
 
-        try store.setStock(of: .body(.blackLimba), to: 1)
-        #expect(try store.availability(for: guitar) == .available)
+        try await store.setStock(of: .body(.blackLimba), to: 1)
+        #expect(try await store.availability(for: guitar) == .available)
 
-        try store.setStock(of: .body(.blackLimba), to: 0)
-        #expect(try store.availability(for: guitar) == .unavailable(missing: ["Black Limba body blanks"]))
-        #expect(try store.availability(for: guitar).label == "Currently unavailable")
+        try await store.setStock(of: .body(.blackLimba), to: 0)
+        #expect(try await store.availability(for: guitar) == .unavailable(missing: ["Black Limba body blanks"]))
+        #expect(try await store.availability(for: guitar).label == "Currently unavailable")
 
-        try store.setStock(of: .fretboard(.ebony), to: 0)
+        try await store.setStock(of: .fretboard(.ebony), to: 0)
         #expect(
-            try store.availability(for: guitar)
+            try await store.availability(for: guitar)
                 == .unavailable(missing: ["Black Limba body blanks", "Ebony fretboards"])
         )
 
-        try store.setStock(of: .body(.blackLimba), to: 2)
-        #expect(try store.availability(for: guitar) == .unavailable(missing: ["Ebony fretboards"]))
+        try await store.setStock(of: .body(.blackLimba), to: 2)
+        #expect(try await store.availability(for: guitar) == .unavailable(missing: ["Ebony fretboards"]))
         // Other guitars are not affected.
-        #expect(try store.availability(for: .standard) == .available)
+        #expect(try await store.availability(for: .standard) == .available)
     }
 
-    @Test func orderingTheLastPiecesMakesTheGuitarUnavailable() throws {
+    @Test func orderingTheLastPiecesMakesTheGuitarUnavailable() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let guitar = Guitar(body: .mahogany, fretboard: .blackLimba)
-        _ = try store.placeOrder(OrderFixture.request(checkoutID: "a", guitar: guitar))
-        #expect(try store.availability(for: guitar) == .available)
-        _ = try store.placeOrder(OrderFixture.request(checkoutID: "b", guitar: guitar))
-        #expect(try store.availability(for: guitar) == .unavailable(missing: ["Black Limba fretboards"]))
+        _ = try await store.placeOrder(OrderFixture.request(checkoutID: "a", guitar: guitar))
+        #expect(try await store.availability(for: guitar) == .available)
+        _ = try await store.placeOrder(OrderFixture.request(checkoutID: "b", guitar: guitar))
+        #expect(try await store.availability(for: guitar) == .unavailable(missing: ["Black Limba fretboards"]))
     }
 
-    @Test func theStoreEstimateGrowsWithOpenOrders() throws {
+    @Test func theStoreEstimateGrowsWithOpenOrders() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(try store.estimate(for: .standard) == BuildEstimate(months: 2))
-        #expect(try store.estimate(for: .standard).label == "About 2 months")
+        #expect(try await store.estimate(for: .standard) == BuildEstimate(months: 2))
+        #expect(try await store.estimate(for: .standard).label == "About 2 months")
 
-        _ = try store.placeOrder(OrderFixture.request(checkoutID: "first"))
-        #expect(try store.openOrderCount() == 1)
-        #expect(try store.estimate(for: .standard).months == 3)
+        _ = try await store.placeOrder(OrderFixture.request(checkoutID: "first"))
+        #expect(try await store.openOrderCount() == 1)
+        #expect(try await store.estimate(for: .standard).months == 3)
 
         for index in 2...11 {
-            _ = try store.placeOrder(OrderFixture.request(checkoutID: "order-\(index)"))
+            _ = try await store.placeOrder(OrderFixture.request(checkoutID: "order-\(index)"))
         }
-        #expect(try store.openOrderCount() == 11)
-        #expect(try store.estimate(for: .standard).months == 4)
+        #expect(try await store.openOrderCount() == 11)
+        #expect(try await store.estimate(for: .standard).months == 4)
         // A scarce wood (3 Black Limba body blanks) adds a month.
-        #expect(try store.estimate(for: Guitar(body: .blackLimba)).months == 5)
+        #expect(try await store.estimate(for: Guitar(body: .blackLimba)).months == 5)
     }
 
-    @Test func shippingIsPickupGroundExpressAtListPrices() throws {
+    @Test func shippingIsPickupGroundExpressAtListPrices() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        let options = store.shippingOptions(for: [CartLine(guitar: .standard, quantity: 2)])
+        let options = try await WorkshopClient.live(store: store, clock: ContinuousClock()).shippingOptions([
+            CartLine(guitar: .standard, quantity: 2)
+        ])
         #expect(options.map(\.method) == [.pickup, .ground, .express])
         #expect(options.map(\.price) == [.dollars(0), .dollars(100), .dollars(250)])
     }
@@ -172,7 +177,7 @@ import Testing
                 checkoutID: "checkout-\(currency.code)", guitar: guitar, shipping: .express,
                 currency: currency, rate: rate, sessionKey: "session-\(currency.code)"
             )
-            let placed = try store.placeOrder(request)
+            let placed = try await store.placeOrder(request)
 
             #expect(placed.number.wholeMatch(of: /LU-[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{6}/) != nil)
             #expect(placed.accessKey.wholeMatch(of: /[0-9a-f]{32}/) != nil)
@@ -189,19 +194,19 @@ import Testing
 
             // Read back through a fresh connection to the file: exactly what was placed.
             let reopened = try WorkshopStore(path: path)
-            let stored = try #require(try reopened.order(number: placed.number))
+            let stored = try #require(try await reopened.order(number: placed.number))
             #expect(stored == placed)
             #expect(stored.rate.description == rate)
-            #expect(try reopened.order(checkoutID: request.checkoutID) == placed)
-            #expect(try reopened.stock(of: .body(.koa)) == 5)
-            #expect(try reopened.stock(of: .fretboard(.ebony)) == 7)
+            #expect(try await reopened.order(checkoutID: request.checkoutID) == placed)
+            #expect(try await reopened.stock(of: .body(.koa)) == 5)
+            #expect(try await reopened.stock(of: .fretboard(.ebony)) == 7)
         }
     }
 
-    @Test func amountsAreStoredInMinorUnitsOfTheOrderCurrency() throws {
+    @Test func amountsAreStoredInMinorUnitsOfTheOrderCurrency() async throws {
         let store = try WorkshopStore(path: ":memory:")
         // Express in ILS at 3.25: 25,000 ¢ × 3.25 = 81,250 agorot (₪812.50), no rounding lost.
-        let order = try store.placeOrder(
+        let order = try await store.placeOrder(
             OrderFixture.request(shipping: .express, currency: .ils, rate: "3.25")
         )
         #expect(order.quote.basePrice == Money(minorUnits: 650_000, currency: .ils))
@@ -209,53 +214,53 @@ import Testing
         #expect(order.quote.discount == Money(minorUnits: 0, currency: .ils))
         #expect(order.quote.shipping == Money(minorUnits: 81_250, currency: .ils))
         #expect(order.quote.total == Money(minorUnits: 731_250, currency: .ils))
-        #expect(try store.order(number: order.number)?.quote == order.quote)
+        #expect(try await store.order(number: order.number)?.quote == order.quote)
     }
 
-    @Test func unknownOrdersAreNil() throws {
+    @Test func unknownOrdersAreNil() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        #expect(try store.order(number: "LU-AAAAAA") == nil)
-        #expect(try store.order(checkoutID: "nope") == nil)
-        #expect(try store.order(number: "' OR 1=1 --") == nil)
+        #expect(try await store.order(number: "LU-AAAAAA") == nil)
+        #expect(try await store.order(checkoutID: "nope") == nil)
+        #expect(try await store.order(number: "' OR 1=1 --") == nil)
     }
 
     @Test func anOrderRefusedForMissingWoodWritesNothing() async throws {
         try await withTemporaryDatabasePath { path in
             let store = try WorkshopStore(path: path)
-            try store.setStock(of: .fretboard(.ebony), to: 0)
+            try await store.setStock(of: .fretboard(.ebony), to: 0)
             let guitar = Guitar(body: .swampAsh, fretboard: .ebony)
 
-            #expect(throws: OrderError.unavailable(missing: ["Ebony fretboards"])) {
-                try store.placeOrder(OrderFixture.request(guitar: guitar))
+            await #expect(throws: OrderError.unavailable(missing: ["Ebony fretboards"])) {
+                try await store.placeOrder(OrderFixture.request(guitar: guitar))
             }
-            #expect(try store.openOrderCount() == 0)
-            #expect(try store.order(checkoutID: "checkout-1") == nil)
-            #expect(try store.stock(of: .body(.swampAsh)) == 25)
-            #expect(try store.stock(of: .fretboard(.ebony)) == 0)
+            #expect(try await store.openOrderCount() == 0)
+            #expect(try await store.order(checkoutID: "checkout-1") == nil)
+            #expect(try await store.stock(of: .body(.swampAsh)) == 25)
+            #expect(try await store.stock(of: .fretboard(.ebony)) == 0)
         }
     }
 
-    @Test func orderingTheSameCheckoutTwiceMakesOneOrder() throws {
+    @Test func orderingTheSameCheckoutTwiceMakesOneOrder() async throws {
         let store = try WorkshopStore(path: ":memory:")
-        let first = try store.placeOrder(OrderFixture.request(checkoutID: "twice"))
+        let first = try await store.placeOrder(OrderFixture.request(checkoutID: "twice"))
         // Even a different request under the same checkout id returns the first order unchanged.
-        let second = try store.placeOrder(
+        let second = try await store.placeOrder(
             OrderFixture.request(checkoutID: "twice", guitar: Guitar(body: .koa), currency: .eur, rate: "0.83")
         )
         #expect(second == first)
-        #expect(try store.openOrderCount() == 1)
-        #expect(try store.stock(of: .body(.mahogany)) == 39)
-        #expect(try store.stock(of: .body(.koa)) == 6)
-        #expect(try store.stock(of: .fretboard(.rosewood)) == 49)
+        #expect(try await store.openOrderCount() == 1)
+        #expect(try await store.stock(of: .body(.mahogany)) == 39)
+        #expect(try await store.stock(of: .body(.koa)) == 6)
+        #expect(try await store.stock(of: .fretboard(.rosewood)) == 49)
     }
 
-    @Test func aRepeatedCheckoutIsReturnedEvenAfterItsWoodRanOut() throws {
+    @Test func aRepeatedCheckoutIsReturnedEvenAfterItsWoodRanOut() async throws {
         let store = try WorkshopStore(path: ":memory:")
         let guitar = Guitar(fretboard: .blackLimba)
-        try store.setStock(of: .fretboard(.blackLimba), to: 1)
-        let first = try store.placeOrder(OrderFixture.request(checkoutID: "last-piece", guitar: guitar))
-        #expect(try store.stock(of: .fretboard(.blackLimba)) == 0)
-        #expect(try store.placeOrder(OrderFixture.request(checkoutID: "last-piece", guitar: guitar)) == first)
+        try await store.setStock(of: .fretboard(.blackLimba), to: 1)
+        let first = try await store.placeOrder(OrderFixture.request(checkoutID: "last-piece", guitar: guitar))
+        #expect(try await store.stock(of: .fretboard(.blackLimba)) == 0)
+        #expect(try await store.placeOrder(OrderFixture.request(checkoutID: "last-piece", guitar: guitar)) == first)
     }
 
     @Test func fiftyConcurrentOrdersOfOneCheckoutMakeOneOrder() async throws {
@@ -264,16 +269,16 @@ import Testing
             let request = OrderFixture.request(checkoutID: "hammered", guitar: Guitar(body: .koa, fretboard: .ebony))
             let numbers = await withTaskGroup(of: String?.self) { group in
                 for _ in 0..<50 {
-                    group.addTask { try? store.placeOrder(request).number }
+                    group.addTask { try? await store.placeOrder(request).number }
                 }
                 return await group.reduce(into: [String?]()) { $0.append($1) }
             }
             #expect(numbers.count == 50)
             #expect(numbers.allSatisfy { $0 != nil })
             #expect(Set(numbers).count == 1)
-            #expect(try store.openOrderCount() == 1)
-            #expect(try store.stock(of: .body(.koa)) == 5)
-            #expect(try store.stock(of: .fretboard(.ebony)) == 7)
+            #expect(try await store.openOrderCount() == 1)
+            #expect(try await store.stock(of: .body(.koa)) == 5)
+            #expect(try await store.stock(of: .fretboard(.ebony)) == 7)
         }
     }
 
@@ -286,14 +291,14 @@ import Testing
             let numbers = await withTaskGroup(of: String?.self) { group in
                 for index in 0..<50 {
                     let store = stores[index % 2]
-                    group.addTask { try? store.placeOrder(request).number }
+                    group.addTask { try? await store.placeOrder(request).number }
                 }
                 return await group.reduce(into: [String?]()) { $0.append($1) }
             }
             #expect(numbers.allSatisfy { $0 != nil })
             #expect(Set(numbers).count == 1)
-            #expect(try stores[0].openOrderCount() == 1)
-            #expect(try stores[1].stock(of: .body(.mahogany)) == 39)
+            #expect(try await stores[0].openOrderCount() == 1)
+            #expect(try await stores[1].stock(of: .body(.mahogany)) == 39)
         }
     }
 
@@ -303,14 +308,16 @@ import Testing
             let guitar = Guitar(body: .blackLimba, fretboard: .rosewood)
             let bodyWood = StockedWood.body(.blackLimba)
             let fretboardWood = StockedWood.fretboard(.rosewood)
-            let initialBodies = try store.stock(of: bodyWood)
-            let initialFretboards = try store.stock(of: fretboardWood)
+            let initialBodies = try await store.stock(of: bodyWood)
+            let initialFretboards = try await store.stock(of: fretboardWood)
             #expect(initialBodies == 3)
 
             let results = await withTaskGroup(of: Result<Order, any Error>.self) { group in
                 for index in 0..<50 {
                     let request = OrderFixture.request(checkoutID: "rush-\(index)", guitar: guitar)
-                    group.addTask { Result { try store.placeOrder(request) } }
+                    group.addTask {
+                        do { return .success(try await store.placeOrder(request)) } catch { return .failure(error) }
+                    }
                 }
                 return await group.reduce(into: [Result<Order, any Error>]()) { $0.append($1) }
             }
@@ -323,12 +330,12 @@ import Testing
             #expect(Set(orders.map(\.number)).count == 3)
             #expect(refusals.count == 47)
             #expect(refusals.allSatisfy { $0 == .unavailable(missing: ["Black Limba body blanks"]) })
-            #expect(try store.openOrderCount() == 3)
-            #expect(try store.stock(of: bodyWood) == 0)
-            #expect(try store.stock(of: bodyWood) + orders.count == initialBodies)
-            #expect(try store.stock(of: fretboardWood) + orders.count == initialFretboards)
+            #expect(try await store.openOrderCount() == 3)
+            #expect(try await store.stock(of: bodyWood) == 0)
+            #expect(try await store.stock(of: bodyWood) + orders.count == initialBodies)
+            #expect(try await store.stock(of: fretboardWood) + orders.count == initialFretboards)
             for order in orders {
-                #expect(try store.order(number: order.number) == order)
+                #expect(try await store.order(number: order.number) == order)
             }
         }
     }
@@ -339,15 +346,15 @@ import Testing
         struct FailureBeforeCommit: Error {}
         try await withTemporaryDatabasePath { path in
             let store = try WorkshopStore(path: path)
-            #expect(throws: FailureBeforeCommit.self) {
+            await #expect(throws: FailureBeforeCommit.self) {
                 // Both stock rows are decremented and the order row is inserted by now.
-                try store.placeOrder(OrderFixture.request(checkoutID: "doomed")) { throw FailureBeforeCommit() }
+                try await store.placeOrder(OrderFixture.request(checkoutID: "doomed")) { throw FailureBeforeCommit() }
             }
             let reopened = try WorkshopStore(path: path)
-            #expect(try reopened.order(checkoutID: "doomed") == nil)
-            #expect(try reopened.openOrderCount() == 0)
-            #expect(try reopened.stock(of: .body(.mahogany)) == 40)
-            #expect(try reopened.stock(of: .fretboard(.rosewood)) == 50)
+            #expect(try await reopened.order(checkoutID: "doomed") == nil)
+            #expect(try await reopened.openOrderCount() == 0)
+            #expect(try await reopened.stock(of: .body(.mahogany)) == 40)
+            #expect(try await reopened.stock(of: .fretboard(.rosewood)) == 50)
         }
     }
 }

@@ -49,7 +49,7 @@ struct AdminOrdersControllerTests {
             #expect(page.text.contains("id=\"cancel-form\""))
             #expect(!page.text.contains("id=\"collect-form\""))
             #expect(page.text.contains("<strong>Wood selection</strong>"))
-            let order = try #require(try shop.store.order(number: number))
+            let order = try #require(try await shop.store.order(number: number))
             #expect(page.text.contains(order.quote.total.formatted()))
             #expect(try await app.get("/admin/orders/LU-222222", headers: Self.bearer).status == 404)
             #expect(try await app.get("/admin/orders/nonsense", headers: Self.bearer).status == 404)
@@ -60,7 +60,7 @@ struct AdminOrdersControllerTests {
     func cancellingIsLive() async throws {
         try await KioskControllerTests.runMovingShop(configure: Self.configure) { app, shop in
             let (_, number, key) = try await KioskControllerTests.placeOrder(app, shop: shop)
-            let stock = try shop.store.stockLevels()
+            let stock = try await shop.store.stockLevels()
             let orderStream = try await KioskControllerTests.openStream(app, "/orders/\(number)/events?key=\(key)")
             _ = try await orderStream.nextEvent()  // retry
             _ = try await orderStream.nextPatch()  // the opening: wood selection
@@ -78,8 +78,8 @@ struct AdminOrdersControllerTests {
             #expect(patch.html("order-stages")?.contains("cancelled this order before its woods were cut") == true)
             await orderStream.close()
             // Its woods are back: the stock is as before the order, with the reserved count gone.
-            #expect(try shop.store.stockLevels().map(\.inStock) == stock.map { $0.inStock + $0.reserved })
-            #expect(try shop.store.stockLevels().allSatisfy { $0.reserved == 0 })
+            #expect(try await shop.store.stockLevels().map(\.inStock) == stock.map { $0.inStock + $0.reserved })
+            #expect(try await shop.store.stockLevels().allSatisfy { $0.reserved == 0 })
             let page = try await app.get("/admin/orders/\(number)", headers: Self.bearer)
             #expect(page.text.contains("<strong>Cancelled</strong>"))
             #expect(page.text.contains(": Customer asked"))
@@ -103,7 +103,9 @@ struct AdminOrdersControllerTests {
             #expect(early.status == 409)
             #expect(early.text.contains("only a pickup order that is Ready for pickup"))
             for _ in 0..<4 { try await KioskControllerTests.advanceShowroom(app, by: .seconds(10)) }
-            let ready = await eventually { (try? shop.store.order(number: number))??.status == .readyForPickup }
+            let ready = await eventuallyAsync {
+                (try? await shop.store.order(number: number))??.status == .readyForPickup
+            }
             #expect(ready)
             let late = try await app.post("/admin/orders/\(number)/cancel", form: "note=x", headers: Self.bearer)
             #expect(late.status == 409)
@@ -112,8 +114,8 @@ struct AdminOrdersControllerTests {
             #expect(withField.status == 422)
             let collected = try await app.post("/admin/orders/\(number)/collect", form: "", headers: Self.bearer)
             #expect(collected.status == 303)
-            #expect(try shop.store.order(number: number)?.status == .collected)
-            let history = try shop.store.stageHistory(ofOrder: number).map(\.status)
+            #expect(try await shop.store.order(number: number)?.status == .collected)
+            let history = try await shop.store.stageHistory(ofOrder: number).map(\.status)
             #expect(history == [.woodSelection, .bodyShaping, .finishing, .setup, .readyForPickup, .collected])
         }
     }

@@ -27,7 +27,7 @@ struct AdminStockControllerTests {
                 #expect(page.text.contains("value=\"\(wood.id)\""), "\(wood)")
             }
             #expect(page.text.contains("No adjustment has been booked yet."))
-            #expect(try shop.store.stockAdjustments(limit: 1).isEmpty)
+            #expect(try await shop.store.stockAdjustments(limit: 1).isEmpty)
         }
     }
 
@@ -38,10 +38,10 @@ struct AdminStockControllerTests {
             let booked = try await Self.adjust(app, "wood=body%2FblackLimba&change=%2B4&note=Delivery+from+Tonewood")
             #expect(booked.status == 303, "\(booked)")
             #expect(booked.header("Location") == "/admin/stock#stock-body-blackLimba")
-            #expect(try shop.store.stock(of: .body(.blackLimba)) == 7)
+            #expect(try await shop.store.stock(of: .body(.blackLimba)) == 7)
             let corrected = try await Self.adjust(app, "wood=fretboard/ebony&change=-2&note=Two+cracked")
             #expect(corrected.status == 303)
-            #expect(try shop.store.stock(of: .fretboard(.ebony)) == 6)
+            #expect(try await shop.store.stock(of: .fretboard(.ebony)) == 6)
             let page = try await app.get("/admin/stock", headers: Self.bearer)
             #expect(page.text.contains("<td>Delivery from Tonewood</td>"))
             #expect(page.text.contains("−2"))
@@ -71,8 +71,8 @@ struct AdminStockControllerTests {
             let response = try await Self.adjust(app, form)
             #expect(response.status == 422, "\(response)")
             #expect(response.text.contains(sentence), "\(response.text)")
-            #expect(try shop.store.stock(of: .body(.koa)) == 6)
-            #expect(try shop.store.stockAdjustments(limit: 5).isEmpty)
+            #expect(try await shop.store.stock(of: .body(.koa)) == 6)
+            #expect(try await shop.store.stockAdjustments(limit: 5).isEmpty)
         }
     }
 
@@ -83,14 +83,14 @@ struct AdminStockControllerTests {
                 "/admin/stock", form: "wood=body/koa&change=1&note=x",
                 headers: Self.bearer + [("Origin", "http://evil.example")])
             #expect(response.status == 403)
-            #expect(try shop.store.stock(of: .body(.koa)) == 6)
+            #expect(try await shop.store.stock(of: .body(.koa)) == 6)
         }
     }
 
     @Test("restocking a wood that ran out makes an open checkout orderable again, live on its stream")
     func aRestockReachesAnOpenCheckoutLive() async throws {
         try await TestShop.run(configure: AdminControllerTests.configure) { app, shop in
-            try shop.store.setStock(of: .fretboard(.blackLimba), to: 0)
+            try await shop.store.setStock(of: .fretboard(.blackLimba), to: 0)
             let cookie = try await CheckoutControllerTests.checkedOut(app, guitar: "fretboard=blackLimba")
             let before = try await CheckoutControllerTests.checkoutPage(app, cookie: cookie)
             #expect(before.orderButton?.label == "Model unavailable")
@@ -107,7 +107,7 @@ struct AdminStockControllerTests {
             let after = try await CheckoutControllerTests.checkoutPage(app, cookie: cookie)
             #expect(after.orderButton == CheckoutPageSnapshot.Button(label: "Order now", isDisabled: false))
             #expect(try await app.scriptPost("/checkout/order", form: "", cookie: cookie).status == 204)
-            #expect(try shop.store.stock(of: .fretboard(.blackLimba)) == 1)
+            #expect(try await shop.store.stock(of: .fretboard(.blackLimba)) == 1)
         }
     }
 
@@ -145,7 +145,7 @@ struct AdminStockControllerTests {
     @Test("an order that takes the last piece of a wood marks it in another customer's open builder")
     func anOrderTakingTheLastPieceMarksIt() async throws {
         try await TestShop.run(configure: AdminControllerTests.configure) { app, shop in
-            try shop.store.setStock(of: .fretboard(.blackLimba), to: 1)
+            try await shop.store.setStock(of: .fretboard(.blackLimba), to: 1)
             let watcher = try await app.newSession()
             let stream = try await app.openEventStream(cookie: watcher)
             _ = try await stream.nextEvent()  // retry

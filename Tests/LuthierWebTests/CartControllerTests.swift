@@ -368,7 +368,7 @@ struct CartControllerTests {
             let order = try await app.scriptPost("/checkout/order", form: "", cookie: cookie)
             #expect(order.status == 204, "\(order)")
             let number = try #require(try await CheckoutControllerTests.checkoutPage(app, cookie: cookie).orderNumber)
-            let stored = try #require(try shop.store.order(number: number))
+            let stored = try #require(try await shop.store.order(number: number))
             #expect(
                 stored.lines == [
                     CartLine(guitar: Guitar(shape: .longV, body: .koa), quantity: 2),
@@ -376,9 +376,9 @@ struct CartControllerTests {
                 ])
             #expect(stored.discountCode == "BAND10")
             #expect(stored.quote.total == .dollars(5_805))
-            #expect(try shop.store.stock(of: .body(.koa)) == 4)
-            #expect(try shop.store.stock(of: .fretboard(.rosewood)) == 48)
-            #expect(try shop.store.stock(of: .fretboard(.ebony)) == 7)
+            #expect(try await shop.store.stock(of: .body(.koa)) == 4)
+            #expect(try await shop.store.stock(of: .fretboard(.rosewood)) == 48)
+            #expect(try await shop.store.stock(of: .fretboard(.ebony)) == 7)
 
             let cart = try await Self.cartPage(app, cookie: cookie)
             #expect(cart.lineIDs == [])
@@ -399,7 +399,7 @@ struct CartControllerTests {
     @Test("a line the workshop cannot build makes the cart unorderable, and the page says which")
     func unavailableLine() async throws {
         try await TestShop.run { app, shop in
-            try shop.store.setStock(of: .body(.blackLimba), to: 1)
+            try await shop.store.setStock(of: .body(.blackLimba), to: 1)
             let cookie = try await app.newSession()
             try await Self.add(app, "", cookie: cookie)
             try await Self.add(app, "body=blackLimba", cookie: cookie)
@@ -410,7 +410,7 @@ struct CartControllerTests {
             #expect(page.orderButton == CheckoutPageSnapshot.Button(label: "Not all available", isDisabled: true))
             let order = try await app.scriptPost("/checkout/order", form: "", cookie: cookie)
             #expect(order.status == 409)
-            #expect(try shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.openOrderCount() == 0)
             #expect(try await Self.cartPage(app, cookie: cookie).text("quantity-\(Self.standard)") == "1")
         }
     }

@@ -325,7 +325,7 @@ struct CheckoutControllerTests {
                 #expect(response.status == 409, "\(path): \(response)")
                 #expect(response.text.contains("no checkout"), "\(path)")
             }
-            #expect(try shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.openOrderCount() == 0)
             #expect(shop.calls == TestShop.Calls())
         }
     }
@@ -475,24 +475,24 @@ struct CheckoutControllerTests {
             #expect(page.html.contains("action=\"/checkout/dismiss\""))
             #expect(page.orderButton == nil)
 
-            let stored = try #require(try shop.store.order(number: number))
+            let stored = try #require(try await shop.store.order(number: number))
             #expect(stored.checkoutID == "checkout-1")
             #expect(stored.lines == [CartLine(guitar: Guitar(shape: .longV), quantity: 1)])
             #expect(stored.shipping == .express)
             #expect(stored.currency == .usd)
             #expect(stored.quote.total == .dollars(2_325))
             #expect(link == "/orders/\(number)?key=\(stored.accessKey)")
-            #expect(try shop.store.openOrderCount() == 1)
-            #expect(try shop.store.stock(of: .body(.mahogany)) == 39)
-            #expect(try shop.store.stock(of: .fretboard(.rosewood)) == 49)
+            #expect(try await shop.store.openOrderCount() == 1)
+            #expect(try await shop.store.stock(of: .body(.mahogany)) == 39)
+            #expect(try await shop.store.stock(of: .fretboard(.rosewood)) == 49)
 
             // Ordering again is the same order.
             #expect(try await app.post("/checkout/order", form: "", cookie: cookie).status == 303)
             #expect(try await Self.checkoutPage(app, cookie: cookie).orderNumber == number)
-            #expect(try shop.store.openOrderCount() == 1)
+            #expect(try await shop.store.openOrderCount() == 1)
             // And the checkout no longer changes.
             #expect(try await app.scriptPost("/checkout/shipping", form: "option=pickup", cookie: cookie).status == 204)
-            #expect(try shop.store.order(number: number)?.shipping == .express)
+            #expect(try await shop.store.order(number: number)?.shipping == .express)
         }
     }
 
@@ -509,11 +509,11 @@ struct CheckoutControllerTests {
                 return statuses
             }
             #expect(statuses == Array(repeating: 204, count: 50))
-            #expect(try shop.store.openOrderCount() == 1)
-            #expect(try shop.store.stock(of: .body(.koa)) == 5)
-            #expect(try shop.store.stock(of: .fretboard(.ebony)) == 7)
-            #expect(try shop.store.stock(of: .body(.mahogany)) == 40)
-            let order = try #require(try shop.store.order(checkoutID: "checkout-1"))
+            #expect(try await shop.store.openOrderCount() == 1)
+            #expect(try await shop.store.stock(of: .body(.koa)) == 5)
+            #expect(try await shop.store.stock(of: .fretboard(.ebony)) == 7)
+            #expect(try await shop.store.stock(of: .body(.mahogany)) == 40)
+            let order = try #require(try await shop.store.order(checkoutID: "checkout-1"))
             #expect(try await Self.checkoutPage(app, cookie: cookie).orderNumber == order.number)
         }
     }
@@ -523,13 +523,13 @@ struct CheckoutControllerTests {
         try await TestShop.run { app, shop in
             let cookie = try await Self.checkedOut(app, guitar: "body=koa")
             #expect(try await Self.checkoutPage(app, cookie: cookie).text("availability") == "Available")
-            try shop.store.setStock(of: .body(.koa), to: 0)
+            try await shop.store.setStock(of: .body(.koa), to: 0)
 
             let response = try await app.scriptPost("/checkout/order", form: "", cookie: cookie)
             #expect(response.status == 409)
             #expect(response.text.contains("Koa body blanks"), "\(response.text)")
-            #expect(try shop.store.openOrderCount() == 0)
-            #expect(try shop.store.stock(of: .fretboard(.rosewood)) == 50)
+            #expect(try await shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.stock(of: .fretboard(.rosewood)) == 50)
 
             let page = try await Self.checkoutPage(app, cookie: cookie)
             #expect(page.text("availability") == "Currently unavailable")
@@ -541,14 +541,14 @@ struct CheckoutControllerTests {
             // Posting again is refused the same way, and still orders nothing.
             let again = try await app.post("/checkout/order", form: "", cookie: cookie)
             #expect(again.status == 409)
-            #expect(try shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.openOrderCount() == 0)
         }
     }
 
     @Test("a checkout of a guitar whose wood is out of stock is unavailable and cannot be ordered")
     func unavailableCheckout() async throws {
         try await TestShop.run { app, shop in
-            try shop.store.setStock(of: .fretboard(.blackLimba), to: 0)
+            try await shop.store.setStock(of: .fretboard(.blackLimba), to: 0)
             let cookie = try await Self.checkedOut(app, guitar: "fretboard=blackLimba")
             let page = try await Self.checkoutPage(app, cookie: cookie)
             #expect(page.text("availability") == "Currently unavailable")
@@ -560,8 +560,8 @@ struct CheckoutControllerTests {
             let response = try await app.scriptPost("/checkout/order", form: "", cookie: cookie)
             #expect(response.status == 409)
             #expect(response.text.contains("unavailable"))
-            #expect(try shop.store.openOrderCount() == 0)
-            #expect(try shop.store.stock(of: .body(.mahogany)) == 40)
+            #expect(try await shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.stock(of: .body(.mahogany)) == 40)
         }
     }
 
@@ -572,7 +572,7 @@ struct CheckoutControllerTests {
             let response = try await app.scriptPost("/checkout/order", form: "quantity=2", cookie: cookie)
             #expect(response.status == 422)
             #expect(response.text.contains("'quantity'"))
-            #expect(try shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.openOrderCount() == 0)
         }
     }
 
@@ -583,7 +583,7 @@ struct CheckoutControllerTests {
         try await TestShop.run { app, shop in
             let cookie = try await Self.checkedOut(app)
             let (number, link) = try await Self.order(app, cookie: cookie)
-            let key = try #require(try shop.store.order(number: number)?.accessKey)
+            let key = try #require(try await shop.store.order(number: number)?.accessKey)
             let other = try await app.newSession()
 
             let own = try await app.get("/orders/\(number)", cookie: cookie)
@@ -656,7 +656,7 @@ struct CheckoutControllerTests {
             #expect(try await app.get("/checkout", cookie: cookie).status == 303)
             // The left checkout cannot be ordered.
             #expect(try await app.scriptPost("/checkout/order", form: "", cookie: cookie).status == 409)
-            #expect(try shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.openOrderCount() == 0)
 
             // A script's leave answers 204.
             #expect(try await app.scriptPost("/checkout", form: "", cookie: cookie).status == 204)
@@ -679,14 +679,14 @@ struct CheckoutControllerTests {
                 #expect(response.status == 403, "\(header)")
                 #expect(response.text.contains("other sites"))
             }
-            #expect(try shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.openOrderCount() == 0)
             #expect(try await Self.checkoutPage(app, cookie: cookie).orderButton?.label == "Order now")
 
             // From the shop's own origin it works.
             let own = try await app.scriptPost(
                 "/checkout/order", form: "", cookie: cookie, headers: [("Origin", "http://127.0.0.1:\(app.port)")])
             #expect(own.status == 204)
-            #expect(try shop.store.openOrderCount() == 1)
+            #expect(try await shop.store.openOrderCount() == 1)
         }
     }
 }
@@ -783,10 +783,10 @@ extension CheckoutControllerTests {
             let ordered = try await Self.patch(stream) {
                 $0.html("checkout-order")?.contains("Congratulations!") == true
             }
-            let number = try #require(try shop.store.order(checkoutID: "checkout-1")?.number)
+            let number = try #require(try await shop.store.order(checkoutID: "checkout-1")?.number)
             #expect(ordered.html("checkout-order")?.contains(number) == true)
-            #expect(try shop.store.order(number: number)?.currency == .eur)
-            #expect(try shop.store.order(number: number)?.quote.total.minorUnits == 192_975)
+            #expect(try await shop.store.order(number: number)?.currency == .eur)
+            #expect(try await shop.store.order(number: number)?.quote.total.minorUnits == 192_975)
 
             // Dismiss: every open page goes back to the builder, reset.
             #expect(try await app.scriptPost("/checkout/dismiss", form: "", cookie: cookie).status == 204)

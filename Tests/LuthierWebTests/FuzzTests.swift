@@ -227,11 +227,11 @@ struct FuzzTests {
             try? await Task.sleep(for: .milliseconds(50))
         } while ContinuousClock.now < deadline
         do {
-            for order in try shop.store.recentOrders(limit: 1_000_000) {
+            for order in try await shop.store.recentOrders(limit: 1_000_000) {
                 problems += ShopInvariants.problems(in: order, "order")
             }
             for wood in StockedWood.allCases {
-                let stock = try shop.store.stock(of: wood)
+                let stock = try await shop.store.stock(of: wood)
                 if stock < 0 { problems.append("\(wood) stock is \(stock)") }
             }
         } catch {

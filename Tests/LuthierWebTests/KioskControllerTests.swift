@@ -78,7 +78,7 @@ struct KioskControllerTests {
     ) async throws -> (cookie: String, number: String, key: String) {
         let cookie = try await CheckoutControllerTests.checkedOut(app, guitar: guitar)
         let (number, _) = try await CheckoutControllerTests.order(app, cookie: cookie)
-        let key = try #require(try shop.store.order(number: number)?.accessKey)
+        let key = try #require(try await shop.store.order(number: number)?.accessKey)
         return (cookie, number, key)
     }
 
@@ -288,8 +288,8 @@ struct KioskControllerTests {
             #expect(Self.board(placed.html("kiosk-board"))["woodSelection"]?.count == 1)
             #expect(Self.counters(placed.html("kiosk-counters"))["ordered-today"] == "1")
             // The kiosk shows nothing that identifies the order or its customer.
-            let number = try #require(try shop.store.recentOrders(limit: 1).first?.number)
-            let key = try #require(try shop.store.order(number: number)?.accessKey)
+            let number = try #require(try await shop.store.recentOrders(limit: 1).first?.number)
+            let key = try #require(try await shop.store.order(number: number)?.accessKey)
             for fragment in placed.fragments {
                 #expect(!fragment.html.contains(number))
                 #expect(!fragment.html.contains(key))
@@ -340,7 +340,7 @@ struct KioskControllerTests {
             for (index, stage) in stages.enumerated() {
                 // Halfway through the pace the workshop is still at the previous stage…
                 try await Self.advanceShowroom(app, by: .seconds(5))
-                let stored = try #require(try shop.store.order(number: number))
+                let stored = try #require(try await shop.store.order(number: number))
                 #expect(stored.status.label == (index == 0 ? "Wood selection" : stages[index - 1].status))
                 // …and when the pace is over it has moved exactly one stage.
                 try await Self.advanceShowroom(app, by: .seconds(5))
@@ -360,11 +360,11 @@ struct KioskControllerTests {
             #expect(Self.boardCards(kioskPage.text) == [[], [], [], []])
             #expect(Self.orderRows(kioskPage.text).map(\.description) == [Self.skyDescription])
             #expect(Self.counters(kioskPage.text)["ordered-today"] == "1")
-            #expect(try shop.store.order(number: number)?.status == .readyForPickup)
+            #expect(try await shop.store.order(number: number)?.status == .readyForPickup)
 
             // Nothing more happens to it, however long the clock runs.
             try await Self.advanceShowroom(app, by: .seconds(30))
-            #expect(try shop.store.order(number: number)?.status == .readyForPickup)
+            #expect(try await shop.store.order(number: number)?.status == .readyForPickup)
             await orderStream.close()
             await kiosk.close()
         }

@@ -37,7 +37,7 @@ struct OrderLimitsTests {
             #expect(refused.status == 429, "\(refused)")
             #expect(refused.text.contains("from this network address"), "\(refused.text)")
             #expect(try CheckoutControllerTests.model(app, cookie: third).latestState.order == nil)
-            let orders = try shop.store.recentOrders(limit: 10)
+            let orders = try await shop.store.recentOrders(limit: 10)
             #expect(orders.count == 2, "\(orders)")
 
             // A minute later both are welcome again.

@@ -38,13 +38,13 @@ struct ScarceWoodTests {
                 "body=mahogany&fretboard=birdseyeMaple",
             ]
             let cookie = try await Self.cartCheckedOut(app, guitars, quantity: 4)
-            let before = try shop.store.stockLevels().map(\.inStock)
+            let before = try await shop.store.stockLevels().map(\.inStock)
             let refused = try await app.scriptPost("/checkout/order", form: "", cookie: cookie)
             #expect(refused.status == 422, "\(refused)")
             #expect(refused.text.hasPrefix("An order may take at most 2 "), "\(refused.text)")
             #expect(refused.text.contains("while 12 or fewer are in stock"), "\(refused.text)")
-            #expect(try shop.store.openOrderCount() == 0)
-            #expect(try shop.store.stockLevels().map(\.inStock) == before)
+            #expect(try await shop.store.openOrderCount() == 0)
+            #expect(try await shop.store.stockLevels().map(\.inStock) == before)
         }
     }
 
@@ -63,14 +63,14 @@ struct ScarceWoodTests {
                     "Orders from this network address have taken the most Koa body blanks one customer may"),
                 "\(refused.text)")
             #expect(refused.header("Retry-After") != nil)
-            #expect(try shop.store.stock(of: .body(.koa)) == 4)
+            #expect(try await shop.store.stock(of: .body(.koa)) == 4)
             // Plentiful woods are not counted: the same address orders mahogany at once.
             let plain = try await Self.cartCheckedOut(app, ["body=mahogany"], quantity: 3)
             #expect(try await app.scriptPost("/checkout/order", form: "", cookie: plain).status == 204)
             // Once the window has passed, the refused one goes through.
             try await app.advance(by: .seconds(60))
             #expect(try await app.scriptPost("/checkout/order", form: "", cookie: second).status == 204)
-            #expect(try shop.store.stock(of: .body(.koa)) == 2)
+            #expect(try await shop.store.stock(of: .body(.koa)) == 2)
         }
     }
 }

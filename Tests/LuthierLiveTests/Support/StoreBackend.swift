@@ -49,13 +49,15 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
 
     static func postgres(url: String) -> StoreBackend {
         StoreBackend(name: "PostgreSQL") { now, body in
-            try await PostgresTestSchema.with(url: url, now: now) { store in
+            try await PostgresTestSchema.with(url: url, now: now) { instance in
+                let store = instance.store
                 try await body(
                     Clients(
                         workshop: .live(
-                            postgres: store, latency: SimulatedLatency(clock: TestClock(), isEnabled: false)),
-                        admin: .live(postgres: store), sessions: .live(postgres: store),
-                        analytics: .live(postgres: store), journal: .live(postgres: store)))
+                            store: store, latency: SimulatedLatency(clock: TestClock(), isEnabled: false),
+                            changesElsewhere: { instance.database.changes() }),
+                        admin: .live(store: store), sessions: .live(store: store, postgres: instance.database),
+                        analytics: .live(store: store), journal: .live(store: store)))
             }
         }
     }
@@ -64,28 +66,50 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
     static let all: [StoreBackend] = [sqlite] + (postgresURL.map { [postgres(url: $0)] } ?? [])
 }
 
+/// One instance of the shop on a PostgreSQL schema: its database and the store on it.
+struct PostgresInstance: Sendable {
+    let database: PostgreSQLDatabase
+    let store: WorkshopStore
+
+    init(database: PostgreSQLDatabase, now: MovableNow) {
+        self.database = database
+        store = WorkshopStore(postgres: database, now: { now() })
+    }
+
+    /// Another instance on the same schema, whose pool must be run (`database.run()`).
+    func another(
+        now: MovableNow, logger: Logger = .quiet, callTimeout: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) -> PostgresInstance {
+        PostgresInstance(
+            database: PostgreSQLDatabase(
+                location: database.location, logger: logger, callTimeout: callTimeout, clock: clock),
+            now: now)
+    }
+}
+
 /// A schema of its own on the test server, for one test: made, migrated, handed over, dropped.
 enum PostgresTestSchema {
     static func with(
-        url: String, now: MovableNow, _ body: @Sendable (PostgresStore) async throws -> Void
+        url: String, now: MovableNow, _ body: @Sendable (PostgresInstance) async throws -> Void
     ) async throws {
         var location = try PostgresLocation(url: url)
         var logger = Logger(label: "postgres-test")
         logger.logLevel = .error
-        let server = PostgresStore(location: location, logger: logger, callTimeout: .seconds(60))
+        let server = PostgreSQLDatabase(location: location, logger: logger, callTimeout: .seconds(60))
         location.schema = "luthier_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         // The bound a call may wait is not what the contracts check; under the whole suite's load
         // a generous one keeps them about the stores.
-        let store = PostgresStore(location: location, logger: logger, now: { now() }, callTimeout: .seconds(60))
+        let database = PostgreSQLDatabase(location: location, logger: logger, callTimeout: .seconds(60))
         let schema = location.schema ?? ""
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await server.run() }
-            group.addTask { await store.run() }
+            group.addTask { await database.run() }
             defer { group.cancelAll() }
             try await server.execute(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
             do {
-                try await store.migrate()
-                try await body(store)
+                try await database.migrate()
+                try await body(PostgresInstance(database: database, now: now))
             } catch {
                 try? await server.execute(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
                 throw error

@@ -184,7 +184,7 @@ struct InProcessFuzzWorker {
         }
         while done >= nextSweep {
             await app.clock.base.advance(by: sweepInterval)
-            for wood in StockedWood.allCases { try? shop.store.setStock(of: wood, to: 30) }
+            for wood in StockedWood.allCases { try? await shop.store.setStock(of: wood, to: 30) }
             nextSweep += FuzzSeeds.sweepEvery
         }
     }

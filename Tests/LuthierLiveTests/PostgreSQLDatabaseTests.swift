@@ -9,13 +9,14 @@ import Testing
 
 /// A call on a PostgreSQL store that cannot reach its server gives up after the store's bound,
 /// on the store's clock (here an immediate one: the bound passes at once, with no waiting).
-@Suite struct PostgresStoreTests {
+@Suite struct PostgreSQLDatabaseTests {
     @Test func aCallGivesUpAfterItsBoundWithASentence() async throws {
         let location = try PostgresLocation(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable")
-        let store = PostgresStore(
+        let database = PostgreSQLDatabase(
             location: location, logger: .quiet, callTimeout: .seconds(5), clock: ImmediateClock())
+        let store = WorkshopStore(postgres: database)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await store.run() }
+            group.addTask { await database.run() }
             defer { group.cancelAll() }
             await #expect(
                 throws: WorkshopStoreError.unreachable(
@@ -23,7 +24,7 @@ import Testing
             ) {
                 try await store.order(number: "LU-AAAAAA")
             }
-            #expect(await !store.isReachable())
+            #expect(await !database.isReachable())
             #expect(
                 WorkshopStoreError.unreachable(database: "postgres://x@h:1/d", after: .seconds(5)).description
                     == "The database at postgres://x@h:1/d did not answer within 5.0 seconds")
@@ -34,36 +35,37 @@ import Testing
 /// Two instances on one PostgreSQL schema: what one commits, the other hears (LISTEN/NOTIFY),
 /// and only once it is committed. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
 @Suite(.enabled(if: StoreBackend.postgresURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
-struct PostgresStoreChangesTests {
+struct PostgreSQLDatabaseChangesTests {
     @Test func anotherInstanceHearsEveryPlacedMovedAndChangedOrder() async throws {
         let url = try #require(StoreBackend.postgresURL)
         let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
         try await PostgresTestSchema.with(url: url, now: now) { first in
             var logger = Logger(label: "second")
             logger.logLevel = .error
-            let second = PostgresStore(location: first.location, logger: logger, now: { now() })
+            let second = first.another(now: now, logger: logger)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await second.run() }
+                group.addTask { await second.database.run() }
                 defer { group.cancelAll() }
-                var heard = second.changes().makeAsyncIterator()
+                var heard = second.database.changes().makeAsyncIterator()
                 #expect(await heard.next() == .listening)
 
-                let order = try await first.placeOrder(OrderFixture.request(checkoutID: "elsewhere", shipping: .pickup))
+                let order = try await first.store.placeOrder(
+                    OrderFixture.request(checkoutID: "elsewhere", shipping: .pickup))
                 #expect(await heard.next() == .placed(number: order.number))
                 // A refused order commits nothing, so nothing is heard of it.
-                _ = try await first.adjustStock(of: .body(.koa), by: -6, note: "none left")
+                _ = try await first.store.adjustStock(of: .body(.koa), by: -6, note: "none left")
                 await #expect(throws: OrderError.self) {
-                    try await first.placeOrder(
+                    try await first.store.placeOrder(
                         OrderFixture.request(checkoutID: "refused", guitar: Guitar(body: .koa)))
                 }
-                let moved = try await first.advanceStages(
+                let moved = try await first.store.advanceStages(
                     now: order.placedAt.addingTimeInterval(3_600), pace: WorkshopPace(perStage: .seconds(60)))
                 #expect(moved.map(\.number) == [order.number])
                 #expect(await heard.next() == .advanced(number: order.number))
-                _ = try await second.placeOrder(OrderFixture.request(checkoutID: "here"))
+                _ = try await second.store.placeOrder(OrderFixture.request(checkoutID: "here"))
                 let here = try #require(await heard.next())
                 #expect(here.number != order.number)
-                #expect(try await first.order(number: here.number ?? "")?.checkoutID == "here")
+                #expect(try await first.store.order(number: here.number ?? "")?.checkoutID == "here")
             }
         }
     }
@@ -74,15 +76,14 @@ struct PostgresStoreChangesTests {
         try await PostgresTestSchema.with(url: url, now: now) { first in
             var logger = Logger(label: "second")
             logger.logLevel = .error
-            let second = PostgresStore(
-                location: first.location, logger: logger, now: { now() }, callTimeout: .seconds(60))
+            let second = first.another(now: now, logger: logger, callTimeout: .seconds(60))
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await second.run() }
+                group.addTask { await second.database.run() }
                 defer { group.cancelAll() }
                 var placed: [Order] = []
                 for index in 0..<6 {
                     placed.append(
-                        try await first.placeOrder(
+                        try await first.store.placeOrder(
                             OrderFixture.request(
                                 checkoutID: "floors-\(index)", shipping: index.isMultiple(of: 2) ? .pickup : .ground)))
                 }
@@ -95,7 +96,7 @@ struct PostgresStoreChangesTests {
                         floors.addTask {
                             var moved: [Order] = []
                             while true {
-                                let pass = try await store.advanceStages(now: late, pace: pace)
+                                let pass = try await store.store.advanceStages(now: late, pace: pace)
                                 if pass.isEmpty { return moved }
                                 moved += pass
                             }
@@ -106,7 +107,7 @@ struct PostgresStoreChangesTests {
                 // Wood selection to the end is four moves per order, each made by one floor only.
                 #expect(moves.count == placed.count * 4)
                 for order in placed {
-                    let history = try await first.stageHistory(ofOrder: order.number).map(\.status)
+                    let history = try await first.store.stageHistory(ofOrder: order.number).map(\.status)
                     let end: OrderStatus = order.shipping == .pickup ? .readyForPickup : .shipped
                     #expect(history == [.woodSelection, .bodyShaping, .finishing, .setup, end], "\(order.number)")
                 }
@@ -119,23 +120,21 @@ struct PostgresStoreChangesTests {
         let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
         try await PostgresTestSchema.with(url: url, now: now) { first in
             // Its reconnection delay passes at once on an immediate clock.
-            let second = PostgresStore(
-                location: first.location, logger: .quiet, now: { now() }, callTimeout: .seconds(60),
-                clock: ImmediateClock())
+            let second = first.another(now: now, logger: .quiet, callTimeout: .seconds(60), clock: ImmediateClock())
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await second.run() }
+                group.addTask { await second.database.run() }
                 defer { group.cancelAll() }
-                var heard = second.changes().makeAsyncIterator()
+                var heard = second.database.changes().makeAsyncIterator()
                 #expect(await heard.next() == .listening)
                 // The server ends the listening connection, as a restart or a network cut would.
-                let channel = second.changesChannel
-                try await first.execute(
+                let channel = second.database.channel(.workshop)
+                try await first.database.execute(
                     """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                     WHERE query = 'LISTEN "' || \(channel) || '";'
                     """)
                 #expect(await heard.next() == .listening)
-                let order = try await first.placeOrder(OrderFixture.request(checkoutID: "after-the-cut"))
+                let order = try await first.store.placeOrder(OrderFixture.request(checkoutID: "after-the-cut"))
                 #expect(await heard.next() == .placed(number: order.number))
             }
         }
@@ -147,22 +146,22 @@ struct PostgresStoreChangesTests {
 /// key; a guitar being built and an instance's counters are told to the other instance, and not
 /// back to their own. Runs when `LUTHIER_TEST_POSTGRES_URL` names a server.
 @Suite(.enabled(if: StoreBackend.postgresURL != nil, "needs LUTHIER_TEST_POSTGRES_URL"))
-struct PostgresStoreSessionNoticeTests {
+struct PostgreSQLDatabaseSessionNoticeTests {
     @Test func everyStoredSaveAndDeletionIsToldAndAConflictIsNot() async throws {
         try await Self.twoInstances { first, second in
-            var heard = second.sessionRevisions().makeAsyncIterator()
+            var heard = second.database.sessionRevisions().makeAsyncIterator()
             #expect(await heard.next() == .listening)
 
             let one = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
-            #expect(try await first.saveSession(key: "k", base: 0, snapshot: one) == .saved)
+            #expect(try await first.store.saveSession(key: "k", base: 0, snapshot: one) == .saved)
             #expect(await heard.next() == .saved(StoredSessionRevision(key: "k", revision: 1)))
             // A conflict stores nothing, so nothing is told; the next stored save is.
-            #expect(try await second.saveSession(key: "k", base: 0, snapshot: one) == .conflict)
+            #expect(try await second.store.saveSession(key: "k", base: 0, snapshot: one) == .conflict)
             var two = one
             two.revision = 2
-            #expect(try await second.saveSession(key: "k", base: 1, snapshot: two) == .saved)
+            #expect(try await second.store.saveSession(key: "k", base: 1, snapshot: two) == .saved)
             #expect(await heard.next() == .saved(StoredSessionRevision(key: "k", revision: 2)))
-            try await first.deleteSession(key: "k")
+            try await first.store.deleteSession(key: "k")
             let deleted = try #require(await heard.next())
             #expect(deleted == .saved(StoredSessionRevision(key: "k", revision: Int(Int64.max))))
             if case .saved(let told) = deleted { #expect(told.isDeletion) }
@@ -171,42 +170,44 @@ struct PostgresStoreSessionNoticeTests {
 
     @Test func instancesOnOneDatabaseShareOneSessionIDKey() async throws {
         try await Self.twoInstances { first, second in
-            async let mine = first.sharedSecret(named: "session-id-key")
-            async let theirs = second.sharedSecret(named: "session-id-key")
+            async let mine = first.database.sharedSecret(named: "session-id-key")
+            async let theirs = second.database.sharedSecret(named: "session-id-key")
             let (a, b) = try await (mine, theirs)
             #expect(a.count == 32)
             #expect(a == b)
-            #expect(try await first.sharedSecret(named: "another") != a)
+            #expect(try await first.database.sharedSecret(named: "another") != a)
         }
     }
 
     @Test func aBuildIsToldToTheOtherInstancesAndNotBackToItsOwn() async throws {
         try await Self.twoInstances { first, second in
-            var heard = second.notifications(on: second.buildsChannel, listening: "listening") { $0 }
+            var heard = second.database.notifications(on: second.database.buildsChannel, listening: "listening") { $0 }
                 .makeAsyncIterator()
             #expect(await heard.next() == "listening")
             let guitar = Guitar(shape: .chunky, color: .earth, body: .koa, fretboard: .ebony)
-            try await first.announceBuild(guitar, from: "first")
+            try await first.database.announceBuild(guitar, from: "first")
             let payload = try #require(await heard.next())
-            #expect(PostgresStore.build(told: payload, notFrom: "second") == guitar)
-            #expect(PostgresStore.build(told: payload, notFrom: "first") == nil)
-            #expect(PostgresStore.build(told: "second not-json", notFrom: "first") == nil)
+            #expect(PostgreSQLDatabase.build(told: payload, notFrom: "second") == guitar)
+            #expect(PostgreSQLDatabase.build(told: payload, notFrom: "first") == nil)
+            #expect(PostgreSQLDatabase.build(told: "second not-json", notFrom: "first") == nil)
         }
     }
 
     @Test func anInstancesCountersAreToldToTheOthersAndNotBackToItsOwn() async throws {
         try await Self.twoInstances { first, second in
-            var heard = second.notifications(on: second.countersChannel, listening: "listening") { $0 }
-                .makeAsyncIterator()
+            var heard = second.database.notifications(on: second.database.countersChannel, listening: "listening") {
+                $0
+            }
+            .makeAsyncIterator()
             #expect(await heard.next() == "listening")
             let counters = KioskCounters(guitarsInCarts: 3, liveSessions: 12)
-            try await first.announceCounters(counters, from: "first")
+            try await first.database.announceCounters(counters, from: "first")
             let payload = try #require(await heard.next())
             #expect(
-                PostgresStore.counters(told: payload, notFrom: "second")
+                PostgreSQLDatabase.counters(told: payload, notFrom: "second")
                     == InstanceCounters(instance: "first", counters: counters))
-            #expect(PostgresStore.counters(told: payload, notFrom: "first") == nil)
-            #expect(PostgresStore.counters(told: "x -1 2", notFrom: "first") == nil)
+            #expect(PostgreSQLDatabase.counters(told: payload, notFrom: "first") == nil)
+            #expect(PostgreSQLDatabase.counters(told: "x -1 2", notFrom: "first") == nil)
         }
     }
 
@@ -216,8 +217,12 @@ struct PostgresStoreSessionNoticeTests {
             let clock = TestClock<Duration>()
             let (firstTries, firstTried) = AsyncStream<Bool>.makeStream()
             let (secondTries, secondTried) = AsyncStream<Bool>.makeStream()
-            let leader = Leader(location: first.location, logger: .quiet, clock: clock) { firstTried.yield($0) }
-            let other = Leader(location: first.location, logger: .quiet, clock: clock) { secondTried.yield($0) }
+            let leader = Leader(location: first.database.location, logger: .quiet, clock: clock) {
+                firstTried.yield($0)
+            }
+            let other = Leader(location: first.database.location, logger: .quiet, clock: clock) {
+                secondTried.yield($0)
+            }
             let leading = Task { await leader.run() }
             var leaderTries = firstTries.makeAsyncIterator()
             #expect(await leaderTries.next() == true)
@@ -246,13 +251,15 @@ struct PostgresStoreSessionNoticeTests {
     }
 
     /// Runs `body` with two stores on one fresh schema (two instances on one database).
-    static func twoInstances(_ body: @Sendable (PostgresStore, PostgresStore) async throws -> Void) async throws {
+    static func twoInstances(
+        _ body: @Sendable (PostgresInstance, PostgresInstance) async throws -> Void
+    ) async throws {
         let url = try #require(StoreBackend.postgresURL)
         let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
         try await PostgresTestSchema.with(url: url, now: now) { first in
-            let second = PostgresStore(location: first.location, logger: .quiet, now: { now() })
+            let second = first.another(now: now, logger: .quiet)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { await second.run() }
+                group.addTask { await second.database.run() }
                 defer { group.cancelAll() }
                 try await body(first, second)
             }

@@ -2,7 +2,7 @@ import Logging
 import LuthierDomain
 import PostgresNIO
 
-extension PostgresStore {
+extension PostgreSQLDatabase {
     /// The schema's history, oldest first, each a list of statements run in the migration's one
     /// transaction and recorded in `luthier_migrations`. Never edit one that has shipped; add the
     /// next.
@@ -142,40 +142,32 @@ extension PostgresStore {
         ),
     ]
 
-    /// Runs every migration not yet recorded, inside the caller's transaction (which holds
-    /// ``migrationLock``), and seeds the stock of a new database as the SQLite store does.
-    static func migrate(on connection: PostgresConnection, logger: Logger) async throws {
+    /// Runs every migration not yet recorded, inside the caller's transaction (which holds the
+    /// migrations' lock), and seeds the stock of a new database as the SQLite file's first
+    /// migration does.
+    static func migrate(on connection: any SQLConnection) async throws {
         try await connection.run(
-            "CREATE TABLE IF NOT EXISTS luthier_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)",
-            logger)
+            "CREATE TABLE IF NOT EXISTS luthier_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)")
         let applied = Set(
-            try await connection.rows("SELECT name FROM luthier_migrations", logger).map {
-                try $0["name"].decode(String.self)
-            })
+            try await connection.rows("SELECT name FROM luthier_migrations").map { try $0["name"] as String })
         for migration in migrations where !applied.contains(migration.name) {
-            for statement in migration.statements {
-                try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
-            }
+            for statement in migration.statements { try await connection.run("\(sql: statement)") }
             if migration.name == "v1-workshop" {
                 for wood in StockedWood.allCases {
-                    let quantity = WorkshopStore.initialStock[wood] ?? 0
                     try await connection.run(
-                        "INSERT INTO wood_stock (kind, wood, quantity) VALUES (\(wood.kind), \(wood.wood), \(quantity))",
-                        logger)
+                        """
+                        INSERT INTO wood_stock (kind, wood, quantity)
+                        VALUES (\(wood.kind), \(wood.wood), \(WorkshopStore.initialStock[wood] ?? 0))
+                        """)
                 }
             }
             try await connection.run(
-                "INSERT INTO luthier_migrations (name, applied_at) VALUES (\(migration.name), now())", logger)
+                "INSERT INTO luthier_migrations (name, applied_at) VALUES (\(migration.name), now())")
         }
     }
 
     /// The migrations this database has run, oldest first (for tests and diagnostics).
     public func appliedMigrations() async throws -> [String] {
-        try await read { connection in
-            try await connection.rows("SELECT name FROM luthier_migrations ORDER BY applied_at, name", self.logger).map
-            {
-                try $0["name"].decode(String.self)
-            }
-        }
+        try await read("SELECT name FROM luthier_migrations ORDER BY applied_at, name").map { try $0["name"] }
     }
 }

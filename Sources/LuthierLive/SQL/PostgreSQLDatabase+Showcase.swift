@@ -5,7 +5,7 @@ import PostgresNIO
 
 /// The guitars being built, told between instances (the kiosk's showcase): `NOTIFY` on a channel
 /// of their own, each tagged with the instance that announced it, so that none hears its own.
-extension PostgresStore {
+extension PostgreSQLDatabase {
     /// The channel builds are told on: one per schema.
     var buildsChannel: String { channel("builds") }
 
@@ -28,7 +28,7 @@ extension PostgresStore {
     }
 }
 
-extension PostgresStore {
+extension PostgreSQLDatabase {
     /// The channel instances tell their kiosk counters on: one per schema.
     var countersChannel: String { channel("counters") }
 
@@ -61,12 +61,12 @@ extension PostgresStore {
 extension ShowcaseClient {
     /// The showcase shared by the instances on one PostgreSQL database; this instance is known by
     /// a random name of its own.
-    public static func live(postgres store: PostgresStore) -> ShowcaseClient {
+    public static func live(postgres database: PostgreSQLDatabase) -> ShowcaseClient {
         let instance = UUID().uuidString
         return ShowcaseClient(
-            announce: { guitar in try await store.announceBuild(guitar, from: instance) },
-            builtElsewhere: { store.builds(notFrom: instance) },
-            announceCounters: { counters in try await store.announceCounters(counters, from: instance) },
-            countersElsewhere: { store.counters(notFrom: instance) })
+            announce: { guitar in try await database.announceBuild(guitar, from: instance) },
+            builtElsewhere: { database.builds(notFrom: instance) },
+            announceCounters: { counters in try await database.announceCounters(counters, from: instance) },
+            countersElsewhere: { database.counters(notFrom: instance) })
     }
 }

@@ -3,50 +3,40 @@ import Logging
 import LuthierDomain
 import PostgresNIO
 
-/// The workshop's records on PostgreSQL: the same tables and rules as `WorkshopStore` (SQLite),
-/// for a shop that runs as several instances on one database (see docs/operating.md, "Scaling out").
+/// The workshop's PostgreSQL database, for a shop that runs as several instances on one
+/// database (see docs/operating.md, "Scaling out"): the same tables as the SQLite file, and the
+/// same operations (``WorkshopStore``), through PostgresNIO.
 ///
-/// Like the SQLite store it only reads and writes: what an order needs, whether stock covers it,
-/// the estimate, order numbers and keys, and the stage step are `LuthierDomain`'s. Every write that
-/// judges stock or moves an order first takes one transaction-scoped advisory lock
-/// (``workshopLock``), so that the writes of every instance follow one another as SQLite's one
-/// writer makes them: a check of stock and the order that takes it cannot interleave with
-/// another's, and an order is moved once however many floors try. Sessions and the analytics log
-/// need no such lock: each of their writes is one statement.
+/// Every write transaction first takes one transaction-scoped advisory lock (``SQLWriteLock``),
+/// so that the writes of every instance follow one another as SQLite's one writer makes them: a
+/// check of stock and the order that takes it cannot interleave with another's, and an order is
+/// moved once however many floors try. Reads are `REPEATABLE READ`, so that the several queries
+/// of one answer see one moment, as SQLite's reads do.
 ///
 /// The pool (`PostgresClient`) must be running (``run()``, a long-lived task such as a
 /// ServiceLifecycle service) before any call is answered.
-public final class PostgresStore: Sendable {
+public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// Where the database is (its description has no password).
     public let location: PostgresLocation
-    /// How estimates follow the backlog and the woods.
-    public let estimateRule: EstimateRule
     let client: PostgresClient
     let logger: Logger
-    let now: @Sendable () -> Date
     /// How long one call may wait for the database, on ``clock``: a lost database must turn into
     /// a refusal the customer sees in seconds ("please try again", 503), not a request held for
     /// the minute the pool keeps retrying before its circuit breaker trips.
     let callTimeout: Duration
     let clock: any Clock<Duration>
 
-    /// The advisory lock every judging write holds for its transaction (one per schema: see
-    /// ``write(lock:_:)``).
-    static let workshopLock = "workshop"
-    /// The advisory lock migrations hold, so that instances starting together migrate once.
-    static let migrationLock = "migrations"
+    public var description: String { location.description }
+
     /// How long start-up waits to migrate (behind another instance's migration, say).
     static let migrationTimeout = Duration.seconds(120)
 
     public init(
-        location: PostgresLocation, logger: Logger, estimateRule: EstimateRule = .standard,
-        now: @escaping @Sendable () -> Date = { Date() }, callTimeout: Duration = .seconds(5),
+        location: PostgresLocation, logger: Logger, callTimeout: Duration = .seconds(5),
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.location = location
-        self.estimateRule = estimateRule
         self.logger = logger
-        self.now = now
         self.callTimeout = callTimeout
         self.clock = clock
         client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
@@ -57,7 +47,7 @@ public final class PostgresStore: Sendable {
         await client.run()
     }
 
-    /// Brings the schema up to date (see `PostgresStore+Migrations.swift`), waiting as long as
+    /// Brings the schema up to date (see `PostgreSQLDatabase+Migrations.swift`), waiting as long as
     /// another instance migrates.
     ///
     /// - Throws: `WorkshopStoreError.cannotOpen` naming the database (not its password) and
@@ -66,8 +56,8 @@ public final class PostgresStore: Sendable {
         do {
             try await probe()
             // Start-up may wait for another instance's migration: a longer bound than a request's.
-            try await write(lock: Self.migrationLock, within: Self.migrationTimeout) { connection in
-                try await Self.migrate(on: connection, logger: self.logger)
+            try await write(lock: .migrations, within: Self.migrationTimeout) { connection in
+                try await Self.migrate(on: connection)
             }
         } catch {
             throw WorkshopStoreError.cannotOpen(path: location.description, reason: Self.reason(error))
@@ -90,58 +80,12 @@ public final class PostgresStore: Sendable {
         try await connection.close()
     }
 
-    /// Why the database does not take a write now, or nil when it does: one row of
-    /// `readiness_probe` written in a transaction of its own, within `timeout`.
-    public func writeProblem(within timeout: Duration) async -> String? {
-        do {
-            try await connection(within: timeout) { connection in
-                try await connection.run(
-                    """
-                    INSERT INTO readiness_probe (id, probed_at) VALUES (1, \(Self.milliseconds(self.now())))
-                    ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at
-                    """, self.logger)
-            }
-            return nil
-        } catch {
-            return "the database at \(location) does not take writes (\(Self.reason(error)))"
-        }
-    }
-
     /// Whether the database answers now: `SELECT 1` on a pooled connection.
     public func isReachable() async -> Bool {
         (try? await connection { connection in try await connection.run("SELECT 1", self.logger) }) != nil
     }
 
     // MARK: - Access
-
-    /// One consistent read: a read-only transaction at `REPEATABLE READ`, so that the several
-    /// queries of one answer see the same moment, as SQLite's read transactions do.
-    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await connection { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", self.logger)
-                return try await body(connection)
-            }
-        }
-    }
-
-    /// One write transaction holding the advisory lock `lock` (the workshop's by default) from
-    /// its first statement to its commit.
-    func write<T: Sendable>(
-        lock: String = PostgresStore.workshopLock, within timeout: Duration? = nil,
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        try await connection(within: timeout) { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                // Keyed by the schema and the lock's name: the instances of one shop share both;
-                // two shops (or two tests) in other schemas of one database never wait for each other.
-                try await connection.run(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock), 0))",
-                    self.logger)
-                return try await body(connection)
-            }
-        }
-    }
 
     /// `body` on a pooled connection, within `timeout` (``callTimeout`` unless given).
     ///
@@ -191,6 +135,74 @@ public final class PostgresStore: Sendable {
         try await connection { connection in try await connection.run(query, self.logger) }
     }
 
+    // MARK: - SQLDatabase
+
+    /// One consistent read: a read-only transaction at `REPEATABLE READ`, so that the several
+    /// queries of one answer see the same moment, as SQLite's read transactions do.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await connection { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
+                let connection = PostgreSQLConnection(database: self, connection: connection)
+                try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                return try await body(connection)
+            }
+        }
+    }
+
+    func write<T: Sendable>(
+        lock: SQLWriteLock?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T
+    ) async throws -> T {
+        try await write(lock: lock, within: nil, body)
+    }
+
+    /// One write transaction holding the advisory lock `lock` (if any) from its first statement
+    /// to its commit, within `timeout` (``callTimeout`` unless given).
+    func write<T: Sendable>(
+        lock: SQLWriteLock?, within timeout: Duration?,
+        _ body: @escaping @Sendable (any SQLConnection) async throws -> T
+    ) async throws -> T {
+        try await connection(within: timeout) { connection in
+            try await connection.withTransaction(logger: self.logger) { connection in
+                let connection = PostgreSQLConnection(database: self, connection: connection)
+                // Keyed by the schema and the lock's name: the instances of one shop share both;
+                // two shops (or two tests) in other schemas of one database never wait for each other.
+                if let lock {
+                    try await connection.run(
+                        "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.rawValue), 0))"
+                    )
+                }
+                return try await body(connection)
+            }
+        }
+    }
+
+    func read(_ statement: SQLStatement) async throws -> [SQLRow] {
+        try await connection { connection in
+            try await PostgreSQLConnection(database: self, connection: connection).rows(statement)
+        }
+    }
+
+    /// With a notice, the statement (which must return a row for each row it changes) becomes
+    /// `WITH changed AS (…) SELECT pg_notify(…) FROM changed`: one round trip, and the notice
+    /// goes out when the statement commits, only if it changed a row.
+    func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow] {
+        let statement: SQLStatement =
+            if let notice {
+                "WITH changed AS (\(statement)) SELECT pg_notify(\(channel(notice.channel)), \(notice.payload)) FROM changed"
+            } else {
+                statement
+            }
+        return try await connection { connection in
+            try await PostgreSQLConnection(database: self, connection: connection).rows(statement)
+        }
+    }
+
+    func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
+    func reason(_ error: any Error) -> String { Self.reason(error) }
+
     static func reason(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
@@ -199,18 +211,9 @@ public final class PostgresStore: Sendable {
         }
         return "\(error)"
     }
-
-    static func milliseconds(_ date: Date) -> Int64 { WorkshopPace.milliseconds(date) }
-
-    static func date(milliseconds: Int64) -> Date { WorkshopPace.date(milliseconds: milliseconds) }
 }
 
 extension PostgresConnection {
-    /// Runs `query` and reads every row it returns (each ready to read by column name).
-    func rows(_ query: PostgresQuery, _ logger: Logger) async throws -> [PostgresRandomAccessRow] {
-        try await self.query(query, logger: logger).collect().map { $0.makeRandomAccess() }
-    }
-
     /// Runs `query`, discarding any rows.
     func run(_ query: PostgresQuery, _ logger: Logger) async throws {
         _ = try await self.query(query, logger: logger).collect()

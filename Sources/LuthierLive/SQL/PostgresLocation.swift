@@ -90,7 +90,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         return configuration
     }
 
-    /// The same place for one connection of its own (``PostgresStore/probe()``).
+    /// The same place for one connection of its own (``PostgreSQLDatabase/probe()``).
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch self.tls {

@@ -8,40 +8,30 @@ import PostgresNIO
 /// our own. Every write that places, moves or changes an order notifies in its transaction, so
 /// the notification goes out when (and only if) the write commits; every instance listens and
 /// tells its floor, which reads the order as stored.
-extension PostgresStore {
+extension PostgreSQLDatabase {
     /// The channel named `name` the shop's instances share: one per schema, as the locks are.
     func channel(_ name: String) -> String { "luthier_" + name + (location.schema.map { "_\($0)" } ?? "") }
 
-    /// The channel the workshop's changes are told on.
-    var changesChannel: String { channel("workshop") }
+    /// The name `channel` has on this database: one per schema, as the locks are.
+    func channel(_ channel: SQLChannel) -> String { self.channel(channel.rawValue) }
 
     /// Sends `payload` on `channel` now (outside a transaction: nothing to wait for).
     func notify(_ payload: String, on channel: String) async throws {
         try await execute("SELECT pg_notify(\(channel), \(payload))")
     }
 
-    /// Sends `change` on `channel` when the caller's transaction commits.
-    static func notify(
-        _ change: WorkshopChange, on channel: String, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws {
-        try await connection.run("SELECT pg_notify(\(channel), \(change.payload))", logger)
-    }
-
     /// Every change any instance commits (this one's too), for as long as the stream is read,
     /// after `listening` once the channel is listened to (and again after each reconnection): the
     /// `listening` that follows a reconnection tells the reader to read the workshop again.
     public func changes() -> AsyncStream<WorkshopChange> {
-        notifications(on: changesChannel, listening: .listening, WorkshopChange.init(payload:))
+        notifications(on: channel(.workshop), listening: .listening, WorkshopChange.init(payload:))
     }
-
-    /// The channel sessions' saves are told on: one per schema.
-    var sessionsChannel: String { channel("sessions") }
 
     /// Every session save and deletion any instance commits (this one's too), for as long as the
     /// stream is read, after `listening` once the channel is listened to (and again after each
     /// reconnection: saves committed in between were not told).
     public func sessionRevisions() -> AsyncStream<SessionStoreNotice> {
-        notifications(on: sessionsChannel, listening: .listening) { payload in
+        notifications(on: channel(.sessions), listening: .listening) { payload in
             StoredSessionRevision(payload: payload).map(SessionStoreNotice.saved)
         }
     }

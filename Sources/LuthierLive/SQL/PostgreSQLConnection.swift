@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// An ``SQLConnection`` on PostgreSQL: a pooled `PostgresConnection` inside the transaction
+/// ``PostgreSQLDatabase`` opened, its statements sent with `$n` placeholders and binary binds.
+struct PostgreSQLConnection: SQLConnection {
+    let database: PostgreSQLDatabase
+    let connection: PostgresConnection
+
+    var dialect: SQLDialect { .postgres }
+
+    func rows(_ statement: SQLStatement) async throws -> [SQLRow] {
+        let (sql, values) = statement.rendered(placeholder: SQLDialect.postgres.placeholder)
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case .integer(let integer): binds.append(integer)
+            case .text(let text): binds.append(text)
+            case .boolean(let boolean): binds.append(boolean)
+            case .null: binds.appendNull()
+            }
+        }
+        let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: database.logger)
+        var columns: SQLColumns?
+        var rows: [SQLRow] = []
+        for try await row in result {
+            let names = columns ?? SQLColumns(row.map(\.columnName))
+            columns = names
+            rows.append(SQLRow(columns: names, values: try row.map(Self.value)))
+        }
+        return rows
+    }
+
+    func tell(_ payload: String, on channel: SQLChannel) async throws {
+        try await run("SELECT pg_notify(\(database.channel(channel)), \(payload))")
+    }
+
+    /// A cell as one of the kinds the workshop's tables hold; sums (`numeric`) read as integers.
+    private static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2: return .integer(Int64(try cell.decode(Int16.self)))
+        case .int4: return .integer(Int64(try cell.decode(Int32.self)))
+        case .int8: return .integer(try cell.decode(Int64.self))
+        case .bool: return .boolean(try cell.decode(Bool.self))
+        case .numeric:
+            let number = try cell.decode(Decimal.self)
+            let integer = NSDecimalNumber(decimal: number).int64Value
+            return Decimal(integer) == number ? .integer(integer) : .text("\(number)")
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A database the workshop's store runs on: how it reads consistently, how it writes under the
+/// workshop's lock, and what it says when it fails. The store's operations are written once over
+/// this and ``SQLConnection`` (as vapor/sql-kit's are over its `SQLDatabase`); what differs is
+/// here:
+///
+/// - SQLite has one writer: a write transaction is `BEGIN IMMEDIATE`, and every lock is that one.
+/// - PostgreSQL serves several instances: a write transaction first takes the named advisory lock
+///   (``SQLWriteLock``), and its notifications go out when it commits.
+protocol SQLDatabase: Sendable {
+    /// Runs `body` in one read that sees one moment of the database.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
+
+    /// Runs `body` in one write transaction holding `lock` (none: only the transaction):
+    /// committed when it returns, rolled back when it throws.
+    func write<T: Sendable>(
+        lock: SQLWriteLock?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T
+    ) async throws -> T
+
+    /// One statement read on its own.
+    func read(_ statement: SQLStatement) async throws -> [SQLRow]
+
+    /// One statement written on its own (its own transaction, no lock), telling `notice` to
+    /// every instance in the same statement when it changes a row.
+    func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow]
+
+    /// Whether `error` is a `UNIQUE` constraint refusing a row (another writer got there first).
+    func isUniqueViolation(_ error: any Error) -> Bool
+
+    /// The database's own words for why `error` happened.
+    func reason(_ error: any Error) -> String
+
+    /// Where the database is, for messages (never a password).
+    var description: String { get }
+}
+
+extension SQLDatabase {
+    /// One write transaction holding the workshop's lock.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await write(lock: .workshop, body)
+    }
+
+    /// One statement written on its own.
+    @discardableResult
+    func write(_ statement: SQLStatement) async throws -> [SQLRow] {
+        try await write(statement, telling: nil)
+    }
+}
+
+/// The locks the writes take turns under (PostgreSQL's advisory locks; SQLite's one writer).
+enum SQLWriteLock: String, Sendable {
+    /// Every write that judges stock or moves an order.
+    case workshop
+    /// The owner's journal stories: nothing of the workshop's waits for them.
+    case journal
+    /// Migrations, so that instances starting together migrate once.
+    case migrations
+}
+
+/// A notification a write sends when it commits.
+struct SQLNotice: Sendable {
+    let channel: SQLChannel
+    let payload: String
+}

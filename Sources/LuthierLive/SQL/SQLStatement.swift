@@ -1,0 +1,69 @@
+/// One SQL statement with its values apart from its text, written as a string with
+/// interpolations: `"SELECT * FROM orders WHERE number = \(number)"` binds `number`, never
+/// splices it. Each database renders the placeholders its own way (`?` for SQLite, `$1` for
+/// PostgreSQL), which is why the operations can be written once.
+struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
+    enum Part: Sendable {
+        case sql(String)
+        case value(SQLValue)
+        /// A parenthesised list of values, for `IN`: `(?, ?, ?)`.
+        case list([SQLValue])
+    }
+
+    var parts: [Part]
+
+    init(stringLiteral value: String) { parts = [.sql(value)] }
+
+    init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        var parts: [Part] = []
+
+        init(literalCapacity: Int, interpolationCount: Int) {}
+
+        mutating func appendLiteral(_ literal: String) { parts.append(.sql(literal)) }
+
+        /// Binds `value`.
+        mutating func appendInterpolation(_ value: some SQLBindable) { parts.append(.value(value.sqlValue)) }
+
+        /// Binds `value`, or `NULL`.
+        mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) { parts.append(.value(value.sqlValue)) }
+
+        /// Binds each of `values`, as `(?, ?, …)`; an empty list reads `(NULL)`, which matches nothing.
+        mutating func appendInterpolation(list values: [some SQLBindable]) {
+            parts.append(.list(values.map(\.sqlValue)))
+        }
+
+        /// SQL written in this module (a column name, a dialect's word): never input.
+        mutating func appendInterpolation(sql: String) { parts.append(.sql(sql)) }
+
+        /// Another statement, in place, with its values.
+        mutating func appendInterpolation(_ statement: SQLStatement) { parts.append(contentsOf: statement.parts) }
+    }
+
+    /// The text with each value's placeholder as `placeholder(n)` makes it (n from 1), and the
+    /// values in order.
+    func rendered(placeholder: (Int) -> String) -> (sql: String, values: [SQLValue]) {
+        var sql = ""
+        var values: [SQLValue] = []
+        for part in parts {
+            switch part {
+            case .sql(let text):
+                sql += text
+            case .value(let value):
+                values.append(value)
+                sql += placeholder(values.count)
+            case .list(let list) where list.isEmpty:
+                sql += "(NULL)"
+            case .list(let list):
+                sql += "("
+                for (index, value) in list.enumerated() {
+                    values.append(value)
+                    sql += (index == 0 ? "" : ", ") + placeholder(values.count)
+                }
+                sql += ")"
+            }
+        }
+        return (sql, values)
+    }
+}
