@@ -87,34 +87,23 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
 
     // MARK: - Access
 
-    /// `body` on a pooled connection, within `timeout` (``callTimeout`` unless given).
-    ///
-    /// The call runs as a child task beside a sleep on ``clock``; whichever ends first decides,
-    /// and the other is cancelled. A transaction cut off this way is rolled back by the server
-    /// when its connection goes, unless its commit had already been sent: then it stands, and
-    /// the caller's retry finds it (orders are idempotent per checkout, session saves by
-    /// revision).
+    /// `body` on a pooled connection, within `timeout` (``callTimeout`` unless given), on
+    /// ``clock`` (``FirstAnswer``): past it the caller has its answer at once, and the call goes
+    /// on by itself until PostgresNIO ends it. A transaction cut off this way is rolled back by
+    /// the server when its connection goes, unless its commit had already been sent: then it
+    /// stands, and the caller's retry finds it (orders are idempotent per checkout, session saves
+    /// by revision).
     ///
     /// - Throws: `WorkshopStoreError.unreachable` past the bound; what the body threw (unwrapped
     ///   from PostgresNIO's transaction error when the rollback went cleanly) otherwise.
     func connection<T: Sendable>(
         within timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let (client, clock, timeout, location) = (self.client, self.clock, timeout ?? callTimeout, self.location)
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask {
-                try await Self.unwrappingRefusals { try await client.withConnection { try await body($0) } }
-            }
-            group.addTask {
-                try await clock.sleep(for: timeout)
-                throw WorkshopStoreError.unreachable(database: location.description, after: timeout)
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else {
-                throw WorkshopStoreError.unreachable(database: location.description, after: timeout)
-            }
-            return first
-        }
+        let (client, timeout, location) = (self.client, timeout ?? callTimeout, self.location)
+        return try await FirstAnswer.of(
+            { try await Self.unwrappingRefusals { try await client.withConnection { try await body($0) } } },
+            within: timeout, on: clock,
+            otherwise: { WorkshopStoreError.unreachable(database: location.description, after: timeout) })
     }
 
     /// PostgresNIO wraps whatever a transaction's body threw in a `PostgresTransactionError`

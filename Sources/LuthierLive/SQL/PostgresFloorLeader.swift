@@ -120,50 +120,26 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
         }
     }
 
-    /// `query` on `connection`, within `callTimeout` on the clock: the first of the query's answer,
-    /// the timeout and the caller's cancellation decides, and past the first two the connection
-    /// is closed.
+    /// `query` on `connection`, within `callTimeout` on the clock (``FirstAnswer``); past it,
+    /// or on failure, the connection is closed.
     ///
     /// A closed connection is not asked at all: PostgresNIO never answers a query sent on one.
-    /// Nor is the query awaited once the race is decided, since it may never end: it runs in a
-    /// task of its own, which the close (or its own answer) ends whenever it can.
     private func bounded<T: Sendable>(
         on connection: PostgresConnection, _ query: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let (clock, timeout, location) = (clock, callTimeout, location)
+        let (timeout, location) = (callTimeout, location)
         guard !connection.isClosed else {
             throw WorkshopStoreError.unreachable(database: location.description, after: .zero)
         }
-        let race = FirstAnswer<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                race.wait(continuation)
-                let work = Task {
-                    do {
-                        race.answer(.success(try await query(connection)))
-                    } catch {
-                        race.answer(.failure(error))
-                    }
-                }
-                let timer = Task {
-                    guard (try? await clock.sleep(for: timeout)) != nil else { return }
-                    let unreachable = WorkshopStoreError.unreachable(database: location.description, after: timeout)
-                    race.answer(.failure(unreachable))
-                }
-                race.whenDecided { result in
-                    timer.cancel()
-                    work.cancel()
-                    if case .failure = result {
-                        // The future's form: not awaited, since the close of a stuck connection
-                        // is not to be waited for either.
-                        let closed: EventLoopFuture<Void> = connection.close()
-                        _ = closed
-                    }
-                }
-            }
-        } onCancel: {
-            race.answer(.failure(CancellationError()))
-        }
+        return try await FirstAnswer.of(
+            { try await query(connection) }, within: timeout, on: clock,
+            otherwise: { WorkshopStoreError.unreachable(database: location.description, after: timeout) },
+            whenFailed: {
+                // The future's form: not awaited, since the close of a stuck connection is not to
+                // be waited for either.
+                let closed: EventLoopFuture<Void> = connection.close()
+                _ = closed
+            })
     }
 
     private func lead(_ leading: Bool) {
@@ -176,58 +152,5 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
         }
         if changed, leading { logger.info("This instance runs the workshop floor (it holds the leader's lock)") }
         for continuation in waiting { continuation.resume() }
-    }
-}
-
-/// The first of several answers to one wait: later ones are dropped. What `bounded(on:_:)` races
-/// the query, the clock and cancellation with.
-private final class FirstAnswer<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var decided: Result<T, any Error>?
-        var onDecided: (@Sendable (Result<T, any Error>) -> Void)?
-    }
-
-    private let state = Mutex(State())
-
-    /// Where the answer goes; one that came first is given at once.
-    func wait(_ continuation: CheckedContinuation<T, any Error>) {
-        let early = state.withLock { state -> Result<T, any Error>? in
-            guard let decided = state.decided else {
-                state.continuation = continuation
-                return nil
-            }
-            return decided
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    /// Told of the answer once it is known (at once, if it is).
-    func whenDecided(_ body: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        let decided = state.withLock { state -> Result<T, any Error>? in
-            guard let decided = state.decided else {
-                state.onDecided = body
-                return nil
-            }
-            return decided
-        }
-        if let decided { body(decided) }
-    }
-
-    /// Gives `result` as the answer, unless one was given already.
-    func answer(_ result: Result<T, any Error>) {
-        let (continuation, onDecided) = state.withLock { state in
-            guard state.decided == nil else {
-                return (CheckedContinuation<T, any Error>?.none, (@Sendable (Result<T, any Error>) -> Void)?.none)
-            }
-            state.decided = result
-            defer {
-                state.continuation = nil
-                state.onDecided = nil
-            }
-            return (state.continuation, state.onDecided)
-        }
-        continuation?.resume(with: result)
-        onDecided?(result)
     }
 }
