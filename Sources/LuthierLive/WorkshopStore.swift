@@ -74,12 +74,9 @@ public final class WorkshopStore: Sendable {
     /// estimates, because the guitars of one order are built side by side and ship together. An
     /// order of nothing takes what the backlog alone takes.
     public func estimate(for lines: [CartLine]) async throws -> BuildEstimate {
-        let (openOrders, stock) = try await database.read { connection in
-            (
-                try await Self.openOrderCount(on: connection),
-                try Self.stock(from: try await connection.rows(Self.allStock))
-            )
-        }
+        let rows = try await database.read(Self.backlogAndStock)
+        let openOrders = try rows.first { try $0["kind"] == Self.backlogKind }?["quantity"] ?? 0
+        let stock = try Self.stock(from: rows)
         var longest: BuildEstimate?
         var seen: Set<Guitar> = []
         for guitar in lines.map(\.guitar) where seen.insert(guitar).inserted {
@@ -132,6 +129,17 @@ public final class WorkshopStore: Sendable {
 
     /// Every stock line, in one statement (there are eight).
     static let allStock: SQLStatement = "SELECT kind, wood, quantity FROM wood_stock"
+
+    /// The backlog (how many orders are in progress, in a row of its own kind) and every stock
+    /// line: what an estimate reads, in one statement, so one moment of the database.
+    static let backlogAndStock: SQLStatement = """
+        SELECT \(backlogKind) AS kind, '' AS wood, COUNT(*) AS quantity FROM orders
+        WHERE status IN \(list: inProgressStatuses)
+        UNION ALL SELECT kind, wood, quantity FROM wood_stock
+        """
+
+    /// The kind of ``backlogAndStock``'s backlog row: no stock line's.
+    static let backlogKind = "backlog"
 
     /// The quantity of each stock line in `rows` of ``allStock`` this version knows.
     static func stock(from rows: [SQLRow]) throws -> [StockedWood: Int] {

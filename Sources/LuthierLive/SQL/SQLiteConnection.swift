@@ -35,30 +35,37 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
     private let waiting = DispatchSemaphore(value: 0)
 
     /// Runs `body` on a connection served by `access`, which must call ``serve(_:)`` with the
-    /// database it lends (`{ try writer.write { try connection.serve($0) } }`, say).
+    /// database GRDB lends and then `done` with how the access ended (`writer.asyncWrite`, say).
     static func with<T: Sendable>(
-        access: @escaping @Sendable (SQLiteConnection) async throws -> Void,
+        access: (SQLiteConnection, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> T
     ) async throws -> T {
         let connection = SQLiteConnection()
-        async let served: Void = {
-            do {
-                try await access(connection)
-            } catch {
-                connection.close(error)
-                throw error
-            }
-        }()
+        let ended = FirstAnswer<Void>()
+        access(connection) { outcome in
+            if case .failure(let error) = outcome { connection.close(error) }
+            ended.answer(outcome)
+        }
+        // The body finishes on GRDB's thread, so that the commit (or the rollback) follows its
+        // last statement at once: finished after the task left this executor, it would wait for
+        // a Swift concurrency thread, with SQLite's write lock held.
         let result: T
         do {
-            result = try await withTaskExecutorPreference(connection) { try await body(connection) }
+            result = try await withTaskExecutorPreference(connection) {
+                do {
+                    let result = try await body(connection)
+                    connection.finish(nil)
+                    return result
+                } catch {
+                    connection.finish(error)
+                    throw error
+                }
+            }
         } catch {
-            connection.finish(error)
-            _ = try? await served
+            _ = try? await ended.value
             throw error
         }
-        connection.finish(nil)
-        try await served
+        try await ended.value
         return result
     }
 

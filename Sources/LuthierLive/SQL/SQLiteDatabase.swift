@@ -93,14 +93,22 @@ public final class SQLiteDatabase: SQLDatabase, CustomStringConvertible {
 
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await SQLiteConnection.with(
-            access: { [writer] connection in try await writer.read(connection.serve) }, body)
+            access: { connection, done in
+                writer.asyncRead { db in done(Result { try connection.serve(db.get()) }) }
+            }, body)
     }
 
     func write<T: Sendable>(
         lock: SQLWriteLock?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T
     ) async throws -> T {
         try await SQLiteConnection.with(
-            access: { [writer] connection in try await writer.write(connection.serve) }, body)
+            access: { connection, done in
+                writer.asyncWrite { db in
+                    try connection.serve(db)
+                } completion: { _, outcome in
+                    done(outcome)
+                }
+            }, body)
     }
 
     func read(_ statement: SQLStatement) async throws -> [SQLRow] {
