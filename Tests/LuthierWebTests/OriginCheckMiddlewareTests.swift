@@ -3,8 +3,8 @@ import Testing
 
 @testable import LuthierWeb
 
-@Suite("SameOriginMiddleware over HTTP")
-struct SameOriginMiddlewareTests {
+@Suite("OriginCheckMiddleware over HTTP")
+struct OriginCheckMiddlewareTests {
     static let refusal = "Posts from other sites are refused"
 
     /// Headers a browser on another site would send, each of which must be refused.

@@ -235,9 +235,7 @@ public func buildRouter(
     router.add(
         middleware: StaticAssetMiddleware(catalog: services.assets, cacheControl: configuration.staticCacheControl))
     router.add(
-        middleware: HostAllowListMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
-    router.add(
-        middleware: SameOriginMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
+        middleware: OriginCheckMiddleware(origin: origin) { error, request in responses.error(error, for: request) })
     let sessions = SessionResponses(
         registry: services.registry,
         responses: responses,
@@ -302,16 +300,10 @@ public func buildRouter(
     )
     let workshopAdmin = services.admin.telling(
         floor: services.showroom.floor, sessions: services.registry)
-    let stock = AdminStockController(
-        admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,
-        logger: services.logger)
-    let adminOrders = AdminOrdersController(
-        admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,
-        logger: services.logger)
-    let codes = AdminCodesController(
-        admin: admin, workshop: workshopAdmin, renderer: services.renderer, responses: responses, forms: forms,
-        now: services.environment.now, logger: services.logger)
-    let overview = AdminOverviewController(admin: admin, renderer: services.renderer, responses: responses) {
+    let stock = AdminStockController(admin: admin, workshop: workshopAdmin)
+    let adminOrders = AdminOrdersController(admin: admin, workshop: workshopAdmin)
+    let codes = AdminCodesController(admin: admin, workshop: workshopAdmin, now: services.environment.now)
+    let overview = AdminOverviewController(admin: admin) {
         [services] in
         AdminOverviewPage(
             sessions: services.registry.count, maxSessions: configuration.maxSessions,

@@ -11,11 +11,7 @@ import ServerMachinery
 struct AdminCodesController: Sendable {
     let admin: AdminController
     let workshop: WorkshopAdminClient
-    let renderer: PageRenderer
-    let responses: ResponseFactory
-    let forms: FormReader
     let now: @Sendable () -> Date
-    let logger: Logger
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -29,15 +25,15 @@ struct AdminCodesController: Sendable {
     @Sendable func codesPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         let codes = try await AdminController.reading("The discount codes") { try await workshop.discountCodes() }
-        return responses.page(
-            renderer.render(CodesPage(codes: codes, now: now()), template: "admin-codes"), for: request)
+        return admin.responses.page(
+            admin.renderer.render(CodesPage(codes: codes, now: now()), template: "admin-codes"), for: request)
     }
 
     /// `POST /admin/codes` with `code`, `percent` (1–100) and optionally `expires` (YYYY-MM-DD,
     /// the UTC day from which it no longer works).
     @Sendable func add(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
-        let fields = try await forms.namedFields(["code", "percent", "expires"], of: request)
+        let fields = try await admin.forms.namedFields(["code", "percent", "expires"], of: request)
         let code = (fields["code"] ?? "").trimmingCharacters(in: .whitespaces)
         let percent = (fields["percent"] ?? "").trimmingCharacters(in: .whitespaces)
         let expires = (fields["expires"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -59,20 +55,20 @@ struct AdminCodesController: Sendable {
         } catch {
             throw UserFacingError(.serviceUnavailable, "The code cannot be added right now.", retryAfter: 5)
         }
-        logger.notice(
+        admin.logger.notice(
             "Admin added a discount code",
             metadata: [
                 "code": "\(parsed.code)", "percent": "\(parsed.percent)",
                 "expires": "\(parsed.expires.map(CheckoutOutput.format) ?? "never")",
             ])
-        return responses.seeOther("/admin/codes")
+        return admin.responses.seeOther("/admin/codes")
     }
 
     /// `POST /admin/codes/{code}/expire`: the code stops working now, in every cart.
     @Sendable func expire(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         let code = context.parameters.get("code") ?? ""
-        try await forms.requireNoFields(request, action: "Expiring a code")
+        try await admin.forms.requireNoFields(request, action: "Expiring a code")
         do {
             _ = try await workshop.expireDiscountCode(code)
         } catch let refusal as DiscountCodeRefusal {
@@ -83,8 +79,8 @@ struct AdminCodesController: Sendable {
         } catch {
             throw UserFacingError(.serviceUnavailable, "The code cannot be expired right now.", retryAfter: 5)
         }
-        logger.notice("Admin expired a discount code", metadata: ["code": "\(code)"])
-        return responses.seeOther("/admin/codes")
+        admin.logger.notice("Admin expired a discount code", metadata: ["code": "\(code)"])
+        return admin.responses.seeOther("/admin/codes")
     }
 
     /// Which field of a new code is wrong, and what is allowed.

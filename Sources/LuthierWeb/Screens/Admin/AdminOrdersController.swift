@@ -11,10 +11,6 @@ import ServerMachinery
 struct AdminOrdersController: Sendable {
     let admin: AdminController
     let workshop: WorkshopAdminClient
-    let renderer: PageRenderer
-    let responses: ResponseFactory
-    let forms: FormReader
-    let logger: Logger
 
     /// How many orders a list shows.
     static let listLimit = 50
@@ -48,7 +44,7 @@ struct AdminOrdersController: Sendable {
             try await workshop.orders(stage, number, Self.listLimit)
         }
         let page = OrdersPage(orders: orders, stage: stage, number: number ?? "", limit: Self.listLimit)
-        return responses.page(renderer.render(page, template: "admin-orders"), for: request)
+        return admin.responses.page(admin.renderer.render(page, template: "admin-orders"), for: request)
     }
 
     /// `GET /admin/orders/{number}`.
@@ -60,30 +56,30 @@ struct AdminOrdersController: Sendable {
         }
         guard let order = found.order else { throw UserFacingError(.notFound, "There is no order \(number).") }
         let page = AdminOrderPage(order: order, history: found.history)
-        return responses.page(renderer.render(page, template: "admin-order"), for: request)
+        return admin.responses.page(admin.renderer.render(page, template: "admin-order"), for: request)
     }
 
     /// `POST /admin/orders/{number}/cancel` with `note`: only before its woods are cut.
     @Sendable func cancel(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         let number = try Self.number(in: context)
-        let fields = try await forms.namedFields(["note"], of: request)
+        let fields = try await admin.forms.namedFields(["note"], of: request)
         let note = try FormReader.note(fields["note"])
         let order = try await changing { try await workshop.cancelOrder(number, note) }
-        logger.notice(
+        admin.logger.notice(
             "Admin cancelled an order",
             metadata: ["order": "\(order.number)", "guitars": "\(order.guitarCount)", "note": "\(note)"])
-        return responses.seeOther("/admin/orders/\(order.number)")
+        return admin.responses.seeOther("/admin/orders/\(order.number)")
     }
 
     /// `POST /admin/orders/{number}/collect`: a pickup order handed over.
     @Sendable func collect(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
         let number = try Self.number(in: context)
-        try await forms.requireNoFields(request, action: "Marking an order collected")
+        try await admin.forms.requireNoFields(request, action: "Marking an order collected")
         let order = try await changing { try await workshop.markCollected(number) }
-        logger.notice("Admin marked an order collected", metadata: ["order": "\(order.number)"])
-        return responses.seeOther("/admin/orders/\(order.number)")
+        admin.logger.notice("Admin marked an order collected", metadata: ["order": "\(order.number)"])
+        return admin.responses.seeOther("/admin/orders/\(order.number)")
     }
 
     /// Runs an order change, telling a refusal as 404 or 409 with its sentence.

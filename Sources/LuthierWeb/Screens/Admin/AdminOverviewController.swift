@@ -6,8 +6,6 @@ import LuthierFeatures
 /// inspector, metrics).
 struct AdminOverviewController: Sendable {
     let admin: AdminController
-    let renderer: PageRenderer
-    let responses: ResponseFactory
     /// The counts as they are now.
     let counts: @Sendable () -> AdminOverviewPage
 
@@ -20,6 +18,6 @@ struct AdminOverviewController: Sendable {
     /// `GET /admin`.
     @Sendable func overview(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
-        return responses.page(renderer.render(counts(), template: "admin"), for: request)
+        return admin.responses.page(admin.renderer.render(counts(), template: "admin"), for: request)
     }
 }

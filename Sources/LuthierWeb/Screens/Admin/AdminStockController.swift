@@ -12,10 +12,6 @@ import ServerMachinery
 struct AdminStockController: Sendable {
     let admin: AdminController
     let workshop: WorkshopAdminClient
-    let renderer: PageRenderer
-    let responses: ResponseFactory
-    let forms: FormReader
-    let logger: Logger
 
     /// How many adjustments the page lists.
     static let adjustmentsShown = 20
@@ -35,14 +31,14 @@ struct AdminStockController: Sendable {
                 levels: try await workshop.stockLevels(),
                 adjustments: try await workshop.stockAdjustments(Self.adjustmentsShown))
         }
-        return responses.page(renderer.render(page, template: "admin-stock"), for: request)
+        return admin.responses.page(admin.renderer.render(page, template: "admin-stock"), for: request)
     }
 
     /// `POST /admin/stock` with `wood` (`body/blackLimba`), `change` (a whole number, + to restock,
     /// − to correct) and `note`: books it and goes back to the stock page.
     @Sendable func adjust(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         if let refusal = try admin.refusal(request, context: context) { return refusal }
-        let fields = try await forms.namedFields(["wood", "change", "note"], of: request)
+        let fields = try await admin.forms.namedFields(["wood", "change", "note"], of: request)
         guard let woodID = fields["wood"], let wood = StockedWood(id: woodID) else {
             throw UserFacingError(
                 .unprocessableContent,
@@ -64,12 +60,12 @@ struct AdminStockController: Sendable {
         } catch {
             throw UserFacingError(.serviceUnavailable, "The stock cannot be changed right now.", retryAfter: 5)
         }
-        logger.notice(
+        admin.logger.notice(
             "Admin adjusted stock",
             metadata: [
                 "wood": "\(wood.id)", "change": "\(change)", "inStock": "\(booked.inStockAfter)", "note": "\(note)",
             ])
-        return responses.seeOther("/admin/stock#\(Self.anchor(wood))")
+        return admin.responses.seeOther("/admin/stock#\(Self.anchor(wood))")
     }
 
     /// The id of a wood's row on the page (`stock-body-blackLimba`).
