@@ -180,6 +180,22 @@ final class Tally: Sendable {
         await harness.finish()
     }
 
+    @Test func anOrderPlacedThroughTheSessionHasSettledTheCartWhenItReturns() async throws {
+        let harness = Harness()
+        harness.start()
+        try await harness.shop.cart.send(.add(Self.guitar))
+        _ = await harness.change { $0.current.cart.guitarCount == 1 }
+        let model = try await harness.shop.build.checkout(cart: harness.shop.cart.latestState.cart, discount: nil)
+        let order = try await harness.shop.placeOrder(model)
+        // Settled in the call itself, not later by the confirmation's output: a save made right
+        // after it (the order route's, in the same turn) holds the settled cart.
+        #expect(harness.shop.cart.latestState.cart.guitarCount == 0)
+        #expect(harness.shop.cart.latestState.settledCheckoutID == model.checkout.id)
+        #expect(harness.shop.snapshot(revision: 1).settledCheckoutID == model.checkout.id)
+        #expect(order == model.latestState.order)
+        await harness.finish()
+    }
+
     @Test func aRestoredCheckoutIsFollowedAndPagesAreSentToIt() async throws {
         let first = Harness()
         first.start()

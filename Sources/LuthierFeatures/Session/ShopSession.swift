@@ -238,6 +238,19 @@ public final class ShopSession: Sendable {
         replaced?.cancel()
     }
 
+    /// Places the order of `model` (the builder's current checkout) and settles the cart it was
+    /// checked out from, both in the caller's turn, so that the save after it holds both: the
+    /// session owns what a confirmed order does to it. (The confirmation's own output settles the
+    /// cart too, for a checkout confirmed elsewhere or before a restart; settling twice is once.)
+    ///
+    /// - Throws: `CheckoutViewModel.OrderFailure` when the order is refused or cannot be placed.
+    @discardableResult
+    public func placeOrder(_ model: CheckoutViewModel) async throws -> Order {
+        let order = try await model.placeOrder()
+        cart.settle(model.checkout)
+        return order
+    }
+
     /// Holds back every change from here until the matching `release()`: none is rendered, the
     /// kiosk and analytics hear of none, and a page shows none (`shownOutput`). The session holds
     /// its shop while it changes and stores it, so that a change whose save fails is never seen.

@@ -127,9 +127,9 @@ struct CheckoutController: Sendable {
             throw error
         }
         do {
-            // Placed and saved in the session's turn. Made again on the session as another
-            // instance stored it meanwhile, the order (placed once per checkout) is found again
-            // and settles that cart.
+            // Placed, with the cart settled, and saved in the session's turn. Made again on the
+            // session as another instance stored it meanwhile, the order (placed once per
+            // checkout) is found again and settles that cart.
             let placed = model.checkout.id
             try await context.session.act { session in
                 guard let model = session.build.currentCheckout, model.checkout.id == placed else {
@@ -137,8 +137,7 @@ struct CheckoutController: Sendable {
                         .conflict,
                         "Your checkout was changed in another window at the same moment; please look at it again.")
                 }
-                try await model.placeOrder()
-                session.cart.settle(model.checkout)
+                try await session.shop.placeOrder(model)
             }
             // A new id once an order is placed: one planted before stops working here.
             if taken != nil {
