@@ -167,12 +167,17 @@ final class Tally: Sendable {
         #expect(harness.saves.count == 3)
     }
 
-    @Test func anOrderConfirmedFromTheCartSettlesTheCart() async throws {
+    /// A started shop with one guitar in its cart, checked out from the cart.
+    static func checkoutOfAGuitarInTheCart() async throws -> (Harness, CheckoutViewModel) {
         let harness = Harness()
         harness.start()
         try await harness.shop.cart.send(.add(Self.guitar))
         _ = await harness.change { $0.current.cart.guitarCount == 1 }
-        let model = try await harness.shop.build.checkout(cart: harness.shop.cart.latestState.cart, discount: nil)
+        return (harness, try await harness.shop.build.checkout(cart: harness.shop.cart.latestState.cart, discount: nil))
+    }
+
+    @Test func anOrderConfirmedFromTheCartSettlesTheCart() async throws {
+        let (harness, model) = try await Self.checkoutOfAGuitarInTheCart()
         _ = try await model.placeOrder()
         let settled = try #require(await harness.change { $0.source == .cart })
         #expect(settled.current.cart.guitarCount == 0)
@@ -181,11 +186,7 @@ final class Tally: Sendable {
     }
 
     @Test func anOrderPlacedThroughTheSessionHasSettledTheCartWhenItReturns() async throws {
-        let harness = Harness()
-        harness.start()
-        try await harness.shop.cart.send(.add(Self.guitar))
-        _ = await harness.change { $0.current.cart.guitarCount == 1 }
-        let model = try await harness.shop.build.checkout(cart: harness.shop.cart.latestState.cart, discount: nil)
+        let (harness, model) = try await Self.checkoutOfAGuitarInTheCart()
         let order = try await harness.shop.placeOrder(model)
         // Settled in the call itself, not later by the confirmation's output: a save made right
         // after it (the order route's, in the same turn) holds the settled cart.
