@@ -153,7 +153,8 @@ public func buildApplicationWithServices(
             maxKioskStreams: configuration.maxKioskStreams,
             maxStreamsPerClient: configuration.maxEventStreamsPerClient,
             maxInspectorsPerSession: configuration.maxInspectorsPerSession,
-            maxInspectorsPerClient: configuration.maxInspectorsPerClient, logger: logger,
+            maxInspectorsPerClient: configuration.maxInspectorsPerClient,
+            reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds, logger: logger,
             patchWritten: { metrics.patchWritten(after: $0) }),
         connections: ConnectionCounter(limit: configuration.maxConnections),
         renderer: renderer,
@@ -249,15 +250,13 @@ public func buildRouter(
         sessions: sessions,
         hub: services.hub,
         renderer: services.renderer,
-        forms: forms,
-        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+        forms: forms
     )
     let guide = GuideController(sessions: sessions, renderer: services.renderer, forms: forms)
     let checkout = CheckoutController(
         sessions: sessions,
         environment: services.environment,
         renderer: services.renderer,
-        responses: responses,
         forms: forms,
         orderLimits: OrderLimits(
             perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
@@ -273,17 +272,14 @@ public func buildRouter(
         sessions: sessions,
         environment: services.environment,
         renderer: services.renderer,
-        responses: responses,
         showroom: services.showroom,
-        hub: services.hub,
-        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+        hub: services.hub
     )
     let kiosk = KioskController(
         showroom: services.showroom,
         hub: services.hub,
         renderer: services.renderer,
         responses: responses,
-        reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
         origin: origin
     )
     let cart = CartController(sessions: sessions, renderer: services.renderer, forms: forms)
@@ -311,8 +307,8 @@ public func buildRouter(
             kioskStreams: services.hub.openKioskStreams, floorReaders: services.showroom.floor.subscriberCount)
     }
     let inspect = InspectController(
-        sessions: sessions, renderer: services.renderer, responses: responses, hub: services.hub,
-        clock: services.environment.clock, reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds,
+        sessions: sessions, renderer: services.renderer, hub: services.hub,
+        clock: services.environment.clock,
         admin: admin, shopTaps: services.showroom.taps,
         shopCounts: { [services] in
             "\(services.connections.current) connections, \(services.hub.openStreams) streams "
@@ -349,8 +345,7 @@ public func buildRouter(
     recording.addRoutes(inspect.endpoints)
     recording.addRoutes(
         StreamsController(
-            build: build, kiosk: kiosk, orders: orders, inspect: inspect, hub: services.hub,
-            reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds
+            build: build, kiosk: kiosk, orders: orders, inspect: inspect, hub: services.hub
         ).endpoints)
     let metrics = MetricsController(metrics: services.metrics, admin: admin) { [services] in
         let sessions = services.registry.counted

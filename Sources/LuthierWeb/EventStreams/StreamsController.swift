@@ -23,7 +23,6 @@ struct StreamsController: Sendable {
     let orders: OrderController
     let inspect: InspectController
     let hub: EventStreamHub
-    let reconnectDelayMilliseconds: Int
 
     /// Streams one bundle may follow: a browser's every open page shares one, and six tabs of
     /// every kind is far below this.
@@ -74,7 +73,7 @@ struct StreamsController: Sendable {
             throw error
         }
         let bundle = EventStreamBundle(
-            tagged: parts, refusals: refusals, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds,
+            tagged: parts, refusals: refusals, hub: hub,
             compressed: ResponseFactory.acceptsGzip(request), id: Self.newID())
         return try await EventStreamResponse.make(bundle, for: request, on: context.channel)
     }

@@ -64,14 +64,13 @@ package struct EventStreamBundle: Sendable {
 
     /// Several streams, tagged, with those that could not be opened.
     package init(
-        tagged parts: [Part], refusals: [Refusal], hub: EventStreamHub, reconnectDelayMilliseconds: Int,
-        compressed: Bool, id: String
+        tagged parts: [Part], refusals: [Refusal], hub: EventStreamHub, compressed: Bool, id: String
     ) {
         self.id = id
         self.parts = parts
         self.refusals = refusals
         self.hub = hub
-        self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
+        reconnectDelayMilliseconds = hub.reconnectDelayMilliseconds
         self.compressed = compressed
         isTagged = true
     }

@@ -51,7 +51,7 @@ package struct EventStreamConnection: Sendable {
     package init(
         fragments: FragmentStore,
         hub: EventStreamHub,
-        reconnectDelayMilliseconds: Int,
+        reconnectDelayMilliseconds: Int? = nil,
         start: Start = .fresh,
         kind: EventStreamHub.Kind = .shop,
         client: String = "",
@@ -68,7 +68,7 @@ package struct EventStreamConnection: Sendable {
         self.compressed = compressed
         self.fragments = fragments
         self.hub = hub
-        self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
+        self.reconnectDelayMilliseconds = reconnectDelayMilliseconds ?? hub.reconnectDelayMilliseconds
         self.opened = opened
         self.closed = closed
         self.unused = unused

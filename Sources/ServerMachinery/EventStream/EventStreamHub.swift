@@ -131,14 +131,19 @@ public final class EventStreamHub: ConditionWatched {
     /// Heartbeats since the start (`heartbeat`).
     private let beats = Atomic<Int>(0)
 
+    /// How long every stream tells its client to wait before reconnecting (`retry:`), unless its
+    /// route asks for another (the kiosk's adds jitter): one figure for the streams it admits.
+    public let reconnectDelayMilliseconds: Int
+
     public init(
         slices: Int = 1, maxStreams: Int = .max, maxStreamsPerSession: Int = .max, maxKioskStreams: Int = .max,
         maxStreamsPerClient: Int = .max, maxInspectorsPerSession: Int = .max, maxInspectorsPerClient: Int = .max,
-        logger: Logger = Logger(label: "luthier.streams"),
+        reconnectDelayMilliseconds: Int = 2_000, logger: Logger = Logger(label: "luthier.streams"),
         patchWritten: @escaping @Sendable (Duration) -> Void = { _ in }
     ) {
         self.logger = logger
         self.patchWritten = patchWritten
+        self.reconnectDelayMilliseconds = max(reconnectDelayMilliseconds, 0)
         self.slices = max(slices, 1)
         self.maxStreams = max(maxStreams, 1)
         self.maxStreamsPerSession = max(maxStreamsPerSession, 1)

@@ -9,7 +9,6 @@ struct BuildController: Sendable {
     let hub: EventStreamHub
     let renderer: PageRenderer
     let forms: FormReader
-    let reconnectDelayMilliseconds: Int
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -72,7 +71,6 @@ struct BuildController: Sendable {
         return EventStreamConnection(
             session: session,
             hub: hub,
-            reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             start: .of(request, in: session.fragments),
             client: client, compressed: ResponseFactory.acceptsGzip(request)
         )

@@ -9,7 +9,6 @@ struct CheckoutController: Sendable {
     let sessions: SessionResponses
     let environment: LuthierEnvironment
     let renderer: PageRenderer
-    let responses: ResponseFactory
     let forms: FormReader
     /// Orders a session and a client address may place over time: scarce woods are not for a
     /// script to sweep up in seconds.
@@ -79,16 +78,16 @@ struct CheckoutController: Sendable {
 
     /// `GET /checkout`: the session's checkout, or back to the builder when there is none.
     @Sendable func page(_ request: Request, context: LuthierRequestContext) async throws -> Response {
-        guard let session = try await context.session.existing() else { return responses.seeOther("/") }
+        guard let session = try await context.session.existing() else { return sessions.responses.seeOther("/") }
         let version = session.fragments.version
         // The checkout the tabs show: one not stored yet is not there.
         let shown = session.shown
         guard let output = shown.checkout, let checkout = session.build.currentCheckout,
             checkout.checkout.id == output.checkoutID
-        else { return responses.seeOther("/") }
+        else { return sessions.responses.seeOther("/") }
         // A checkout's guitars never change, so its id stands for its pictures in the key.
         let key = CheckoutPage.Key(cart: shown.cart, output: output, checkoutID: checkout.checkout.id)
-        return responses.page(
+        return sessions.responses.page(
             renderer.page(template: "checkout", key: key) {
                 CheckoutPage(
                     cart: key.cart, output: key.output, pictures: checkout.artworks.map { Picture(svg: $0.svg) })

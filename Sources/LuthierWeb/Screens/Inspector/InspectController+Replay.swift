@@ -22,7 +22,7 @@ extension InspectController {
             let trace = SessionTrace(steps: steps, dropped: recorder.recordedSteps - steps.count, shopCodes: codes)
             return ByteBuffer(data: try trace.json())
         }
-        return responses.text(
+        return sessions.responses.text(
             encoded.plain, compressed: encoded.gzip, type: "application/json",
             headers: [.contentDisposition: "attachment; filename=\"luthier-trace.json\""], for: request)
     }
@@ -52,7 +52,7 @@ extension InspectController {
         switch page {
         case "cart":
             let view = CartView(cart: output.cart, checkoutButton: output.build.checkoutButton)
-            return responses.page(
+            return sessions.responses.page(
                 renderer.render(CartPage(cart: output.cart, view: view, frozen: frozen), template: "cart"), for: request
             )
         case "checkout":
@@ -62,12 +62,12 @@ extension InspectController {
                     "There was no checkout right after step \(number): page must be builder or cart for it.")
             }
             let pictures = state.checkout.lines.map { Picture(svg: GuitarArtwork(guitar: $0.guitar).svg) }
-            return responses.page(
+            return sessions.responses.page(
                 renderer.render(
                     CheckoutPage(cart: output.cart, output: checkout, pictures: pictures, frozen: frozen),
                     template: "checkout"), for: request)
         default:
-            return responses.page(
+            return sessions.responses.page(
                 renderer.render(
                     BuilderPage(cart: output.cart, output: output.build, frozen: frozen), template: "builder"),
                 for: request)

@@ -10,11 +10,9 @@ import ServerMachinery
 struct InspectController: Sendable {
     let sessions: SessionResponses
     let renderer: PageRenderer
-    let responses: ResponseFactory
     let hub: EventStreamHub
     /// Drives the redraws (the injected clock: tests move it by hand).
     let clock: any Clock<Duration>
-    let reconnectDelayMilliseconds: Int
     /// Guards the shop's view, as it guards `/admin/analytics`.
     let admin: AdminController
     /// The shop's recorder (the kiosk feed, the workshop floor, the exchange rates).
@@ -50,7 +48,7 @@ struct InspectController: Sendable {
         routes.get("/inspect/trace", use: trace)
         routes.get("/inspect/moment", use: momentPage)
         // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
-        routes.get("/inspect/shop") { [responses] _, _ in responses.seeOther("/admin/inspect") }
+        routes.get("/inspect/shop") { [responses = sessions.responses] _, _ in responses.seeOther("/admin/inspect") }
         routes.get("/admin/inspect", use: shopPage)
         routes.get("/admin/inspect/events", use: shopEvents)
         return routes
@@ -64,14 +62,14 @@ struct InspectController: Sendable {
         let view = try View(of: request, base: "/inspect")
         guard let session = try await context.session.existing(), let recorder = session.shop.taps else {
             if view.moment != nil { throw Self.noRecording }
-            return responses.page(
+            return sessions.responses.page(
                 renderer.render(InspectPage(view: view, diagram: nil, isShop: false), template: "inspect"), for: request
             )
         }
         recorder.lease(for: Self.snapshotLease)
         let steps = recorder.traceSteps
         let moment = try view.moment.map { try Self.moment($0, of: session, in: steps) }
-        return responses.page(
+        return sessions.responses.page(
             renderer.render(
                 InspectPage(
                     view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false,
@@ -115,7 +113,7 @@ struct InspectController: Sendable {
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         recorder.lease(for: Self.snapshotLease)
         recorder.record(Self.countsLane, .value, shopCounts())
-        return responses.page(
+        return sessions.responses.page(
             renderer.render(
                 InspectPage(view: view, diagram: fragment(diagram(of: recorder, view)), isShop: true),
                 template: "inspect"), for: request)
@@ -168,7 +166,7 @@ struct InspectController: Sendable {
             feeds.leave(key)
         }
         return EventStreamConnection(
-            fragments: fragments, hub: hub, reconnectDelayMilliseconds: reconnectDelayMilliseconds, start: .fresh,
+            fragments: fragments, hub: hub, start: .fresh,
             kind: .inspector, client: client,
             compressed: ResponseFactory.acceptsGzip(request),
             opened: opened,

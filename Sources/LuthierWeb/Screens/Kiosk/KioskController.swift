@@ -10,9 +10,6 @@ struct KioskController: Sendable {
     let hub: EventStreamHub
     let renderer: PageRenderer
     let responses: ResponseFactory
-    /// The base `retry:` hint; each kiosk stream adds a random part of up to as much again, so
-    /// that screens reconnecting after a restart do not all arrive at once.
-    let reconnectDelayMilliseconds: Int
     /// Names the client, for the streams it may hold.
     let origin: RequestOrigin
 
@@ -51,8 +48,8 @@ struct KioskController: Sendable {
         return EventStreamConnection(
             fragments: showroom.kioskFragments,
             hub: hub,
-            reconnectDelayMilliseconds: reconnectDelayMilliseconds
-                + Int.random(in: 0...max(0, reconnectDelayMilliseconds)),
+            reconnectDelayMilliseconds: hub.reconnectDelayMilliseconds
+                + Int.random(in: 0...hub.reconnectDelayMilliseconds),
             start: .of(request, in: showroom.kioskFragments),
             kind: .kiosk,
             client: client, compressed: ResponseFactory.acceptsGzip(request)

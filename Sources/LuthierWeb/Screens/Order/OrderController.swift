@@ -10,10 +10,8 @@ struct OrderController: Sendable {
     let sessions: SessionResponses
     let environment: LuthierEnvironment
     let renderer: PageRenderer
-    let responses: ResponseFactory
     let showroom: Showroom
     let hub: EventStreamHub
-    let reconnectDelayMilliseconds: Int
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -26,7 +24,7 @@ struct OrderController: Sendable {
     @Sendable func orderPage(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         let access = try await authorizedOrder(request, context: context)
         let page = OrderPage(order: access.order, cart: access.session?.shown.cart, key: access.key)
-        return responses.page(renderer.render(page, template: "order"), for: request)
+        return sessions.responses.page(renderer.render(page, template: "order"), for: request)
     }
 
     /// `GET /orders/{number}/events`: the order's stages as they move, for whoever may see it.
@@ -65,7 +63,6 @@ struct OrderController: Sendable {
         return EventStreamConnection(
             fragments: fragments,
             hub: hub,
-            reconnectDelayMilliseconds: reconnectDelayMilliseconds,
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
             kind: .order,
