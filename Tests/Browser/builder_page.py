@@ -142,6 +142,8 @@ def expected_view(guitar: dict[str, str]) -> dict:
     return {
         "picture": dict(guitar),
         "aria": text,
+        # The picture is an image at its own address: it has loaded, not only been named.
+        "pictureLoaded": True,
         "description": text,
         "checkout": f"Checkout ({dollars(total_price(guitar))})",
         "checked": dict(guitar),
@@ -157,17 +159,18 @@ const text = el => {
   const t = (el.innerText || el.value || '').replace(/\\s+/g, ' ').trim();
   return t;
 };
-const svg = q('#guitar-picture svg');
+const img = q('#guitar-picture img.guitar-artwork');
 const fields = ['shape', 'color', 'body', 'fretboard'];
 const picture = {}, checked = {};
 for (const f of fields) {
-  picture[f] = svg ? svg.getAttribute('data-' + f) : null;
+  picture[f] = img ? img.getAttribute('data-' + f) : null;
   const radio = q('form#build-form input[name="' + f + '"]:checked');
   checked[f] = radio ? radio.value : null;
 }
 return {
   picture: picture,
-  aria: svg ? svg.getAttribute('aria-label') : null,
+  aria: img ? img.getAttribute('alt') : null,
+  pictureLoaded: !!img && img.complete && img.naturalWidth > 0,
   description: text(q('#guitar-description')),
   checkout: text(q('#checkout-button')),
   checked: checked,

@@ -29,7 +29,7 @@ def card(guitar: dict[str, str]) -> str:
 _STATE_JS = """
 const q = s => document.querySelector(s);
 const text = el => el ? (el.textContent || '').replace(/\\s+/g, ' ').trim() : null;
-const svg = q('#kiosk-showcase svg');
+const img = q('#kiosk-showcase img.guitar-artwork');
 const board = {};
 for (const column of document.querySelectorAll('#kiosk-board .kiosk-column')) {
   board[column.id.replace(/^board-/, '')] = {
@@ -52,8 +52,8 @@ return {
   attract: !!q('#kiosk-heading.attract'),
   description: text(q('#kiosk-description')),
   price: text(q('#kiosk-price')),
-  picture: svg ? Object.fromEntries(['shape', 'color', 'body', 'fretboard'].map(
-      f => [f, svg.getAttribute('data-' + f)])) : null,
+  picture: img ? Object.fromEntries(['shape', 'color', 'body', 'fretboard'].map(
+      f => [f, img.getAttribute('data-' + f)])) : null,
   orders: Array.from(document.querySelectorAll('#kiosk-orders .kiosk-order')).map(row => [
     text(row.querySelector('.kiosk-order-description')),
     text(row.querySelector('.kiosk-order-amount')),

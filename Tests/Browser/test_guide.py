@@ -82,7 +82,7 @@ def test_the_whole_guide_live_with_javascript(new_browser, base_url):
         WebDriverWait(d, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
             lambda d: next_button(d).is_enabled(), f"Next never turned on at the {field} step")
         WebDriverWait(d, WAIT).until(
-            lambda d: d.find_element(By.CSS_SELECTOR, "#guide-picture svg").get_attribute(f"data-{field}")
+            lambda d: d.find_element(By.CSS_SELECTOR, "#guide-picture img").get_attribute(f"data-{field}")
             == GUITAR[field])
         if field == "color":
             # Back keeps the answer, and focus lands on the step's heading, which is announced.

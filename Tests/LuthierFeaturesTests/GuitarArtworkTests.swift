@@ -37,8 +37,9 @@ import Testing
             let root = try #require(try SVGDocument(GuitarArtwork(guitar: guitar).svg).elements.first)
             #expect(root.attributes["xmlns"] == "http://www.w3.org/2000/svg")
             #expect(root.attributes["viewBox"] == "0 0 400 1000")
-            #expect(root.attributes["width"] == "100%")
-            #expect(root.attributes["height"] == nil, "the picture must scale with its container")
+            // An image document of its own: its size is its intrinsic one; the page's <img> scales it.
+            #expect(root.attributes["width"] == "400")
+            #expect(root.attributes["height"] == "1000")
             #expect(root.attributes["preserveAspectRatio"] == "xMidYMid meet")
             #expect(root.attributes["role"] == "img")
             #expect(root.attributes["aria-label"] == guitar.description)
@@ -47,6 +48,37 @@ import Testing
             #expect(root.attributes["data-body"] == guitar.body.rawValue)
             #expect(root.attributes["data-fretboard"] == guitar.fretboard.rawValue)
         }
+    }
+
+    @Test func everyPictureHasAnAddressOfItsOwnThatNamesItsGuitarAndItsBytes() throws {
+        var paths: Set<String> = []
+        for guitar in Guitar.allConfigurations {
+            let artwork = GuitarArtwork(guitar: guitar)
+            let match = try #require(artwork.path.wholeMatch(of: /\/guitars\/([a-zA-Z-]+\.([0-9a-f]{16})\.svg)/))
+            #expect(GuitarArtwork.guitar(inPath: match.output.1) == guitar)
+            #expect(String(match.output.2) == GuitarArtwork.fingerprint(of: artwork.svg))
+            paths.insert(artwork.path)
+            #expect(
+                artwork.image
+                    == #"<img class="guitar-artwork" src="\#(artwork.path)" alt="\#(guitar.description)" "#
+                    + #"width="400" height="1000" data-shape="\#(guitar.shape.rawValue)" "#
+                    + #"data-color="\#(guitar.color.rawValue)" data-body="\#(guitar.body.rawValue)" "#
+                    + #"data-fretboard="\#(guitar.fretboard.rawValue)">"#)
+        }
+        #expect(paths.count == 256)
+        // Another drawing of the same guitar would have another address.
+        let standard = GuitarArtwork(guitar: .standard).svg
+        #expect(GuitarArtwork.fingerprint(of: standard + " ") != GuitarArtwork.fingerprint(of: standard))
+    }
+
+    @Test(arguments: [
+        "casual-natural-mahogany.0bdba516ae6f6666.svg", "casual-natural-mahogany-rosewood-x.0bdba516ae6f6666.svg",
+        "casual-natural-mahogany-rosewood.svg", "casual-natural-mahogany-rosewood.0bdba516ae6f6666.png",
+        "Casual-natural-mahogany-rosewood.0bdba516ae6f6666.svg", "casual-natural-oak-rosewood.0bdba516ae6f6666.svg",
+        "", "..", "casual-natural-mahogany-rosewood.a.b.svg",
+    ])
+    func anAddressThatNamesNoGuitarIsNone(file: String) {
+        #expect(GuitarArtwork.guitar(inPath: Substring(file)) == nil)
     }
 
     @Test func theStandardGuitarIsLabelledInPlainWords() {

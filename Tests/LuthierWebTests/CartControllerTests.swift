@@ -71,7 +71,7 @@ struct CartControllerTests {
             #expect(page.text("cart-total") == "$6,150")
             #expect(page.text("cart-count") == "3 guitars")
             #expect(page.html.contains("Natural Long V with Mahogany body and Rosewood fretboard"))
-            #expect(page.html.contains("<svg"))
+            #expect(page.html.contains(#"<img class="guitar-artwork" src="/guitars/"#))
             #expect(page.badge == "3")
             #expect(BuilderPageSnapshot(html: try await app.get(cookie: cookie).text).badgeCount == "3")
             // The builder keeps its guitar: "Add to cart" does not start over.

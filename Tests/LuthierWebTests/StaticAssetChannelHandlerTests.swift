@@ -98,7 +98,7 @@ struct StaticAssetChannelHandlerTests {
             #expect(health.header("set-cookie") == nil)
             let page = try await app.get("/")
             #expect(page.status == 200)
-            #expect(page.text.contains("<svg"))
+            #expect(page.text.contains(#"<img class="guitar-artwork" src="/guitars/"#))
         }
     }
 

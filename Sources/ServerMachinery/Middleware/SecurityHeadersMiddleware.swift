@@ -39,7 +39,11 @@ package enum SecurityHeaders {
         HTTPField(name: .xFrameOptions, value: "DENY"),
     ]
 
+    /// Sets every field, except a policy the answer brings of its own: a guitar's picture is an
+    /// SVG document with a stricter one (nothing may load, its own style applies).
     package static func apply(to headers: inout HTTPFields) {
-        for field in fields { headers[fields: field.name] = [field] }
+        for field in fields where field.name != .contentSecurityPolicy || headers[.contentSecurityPolicy] == nil {
+            headers[fields: field.name] = [field]
+        }
     }
 }

@@ -63,10 +63,10 @@ struct CartView: Sendable {
 /// One cart line with its picture.
 struct CartLineView: Sendable {
     let line: CartLineOutput
-    let svg: String
+    let image: String
 
     init(_ line: CartLineOutput) {
         self.line = line
-        svg = GuitarArtwork(guitar: line.guitar).svg
+        image = GuitarArtwork(guitar: line.guitar).image
     }
 }

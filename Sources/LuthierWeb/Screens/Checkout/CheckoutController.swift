@@ -90,7 +90,7 @@ struct CheckoutController: Sendable {
         return sessions.responses.page(
             renderer.page(template: "checkout", key: key) {
                 CheckoutPage(
-                    cart: key.cart, output: key.output, pictures: checkout.artworks.map { Picture(svg: $0.svg) })
+                    cart: key.cart, output: key.output, pictures: checkout.artworks.map { Picture(image: $0.image) })
             }, version: version, for: request)
     }
 

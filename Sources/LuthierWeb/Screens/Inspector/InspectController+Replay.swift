@@ -61,7 +61,7 @@ extension InspectController {
                     .unprocessableContent,
                     "There was no checkout right after step \(number): page must be builder or cart for it.")
             }
-            let pictures = state.checkout.lines.map { Picture(svg: GuitarArtwork(guitar: $0.guitar).svg) }
+            let pictures = state.checkout.lines.map { Picture(image: GuitarArtwork(guitar: $0.guitar).image) }
             return sessions.responses.page(
                 renderer.render(
                     CheckoutPage(cart: output.cart, output: checkout, pictures: pictures, frozen: frozen),

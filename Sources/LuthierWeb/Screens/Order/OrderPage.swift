@@ -38,7 +38,7 @@ struct OrderPage: Sendable {
     init(order: Order, cart: CartOutput?, key: String?) {
         self.cart = cart
         number = order.number
-        pictures = order.lines.map { Picture(svg: GuitarArtwork(guitar: $0.guitar).svg) }
+        pictures = order.lines.map { Picture(image: GuitarArtwork(guitar: $0.guitar).image) }
         let count = order.guitarCount
         isSingle = order.lines.count == 1 && count == 1
         description =
@@ -104,7 +104,7 @@ struct OrderStagesView: Sendable, Hashable {
     }
 }
 
-/// A guitar's picture on a page, as its SVG markup.
+/// A guitar's picture on a page, as its `<img>` (``GuitarArtwork/image``).
 struct Picture: Sendable {
-    let svg: String
+    let image: String
 }
