@@ -139,7 +139,7 @@ final class LoadRun: Sendable {
             }
         }
         if phases.contains("changes") && !sessions.isEmpty {
-            await changeLatency(client, sessions)
+            await changeLatency(client, sessions, server)
         }
         for session in sessions { session.stream.close() }
         if phases.contains("broadcast") {
@@ -267,8 +267,11 @@ final class LoadRun: Sendable {
     // MARK: Change latency
 
     /// Posts colour changes at a steady rate, each to a session that has no change in flight (so
-    /// a session's patches cannot be merged), and times each to the patch on its own stream.
-    private func changeLatency(_ client: LoadHTTPClient, _ sessions: [Session]) async {
+    /// a session's patches cannot be merged), and times each to the patch on its own stream. With
+    /// the server's own process, also its CPU time per answered change, from `/proc` before the
+    /// first post and after the last patch: a saturated run shows as fewer answered changes and a
+    /// lower rate achieved than asked, not as a cheaper change.
+    private func changeLatency(_ client: LoadHTTPClient, _ sessions: [Session], _ server: ChildProcess?) async {
         let deadline = self.deadline
         let report = self.report
         let interval = 1.0 / max(settings.rate, 0.001)
@@ -276,6 +279,8 @@ final class LoadRun: Sendable {
         var cursor = 0
         var sent = 0
         let wireBefore = sessions.reduce(0) { $0 + $1.stream.wireBytes }
+        let answered = Counter()
+        let cpuBefore = server?.cpuSeconds()
         let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<settings.changes {
@@ -303,6 +308,7 @@ final class LoadRun: Sendable {
                             .POST, "/build", cookie: session.cookie, form: "color=\(value)",
                             extra: [("X-Requested-With", "fetch")])
                         if response.status == 204 {
+                            answered.increment()
                             session.stream.markSent(at: response.sentAt)
                         } else {
                             session.stream.cancelExpectation()
@@ -319,12 +325,20 @@ final class LoadRun: Sendable {
         let streams = sessions.map(\.stream)
         let missing = await waitUntilSettled(streams, until: min(deadline, .now + .seconds(15)))
         if missing > 0 { report.fail("changes", "\(missing) changes whose patch never arrived") }
+        let cpuAfter = server?.cpuSeconds()
         let latencies = Percentiles(streams.flatMap(\.latencies))
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         report.add(
             "changes", "POST /build sent",
             "\(sent) at \(Report.number(Double(sent) / max(seconds, 0.001), 1))/s (asked \(Report.number(settings.rate, 1))/s)"
         )
+        report.add("changes", "answered 204", "\(answered.value) of \(sent)")
+        if let cpuBefore, let cpuAfter {
+            let perChange = (cpuAfter - cpuBefore) / Double(max(answered.value, 1)) * 1_000
+            report.add(
+                "changes", "server CPU per answered change (/proc, post to patch)",
+                "\(Report.number(perChange, 3)) ms (\(Report.number(cpuAfter - cpuBefore, 2)) s in all)")
+        }
         report.add(
             "changes", "send → own patch (\(latencies.count))",
             latencies.summary([("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)]))
