@@ -74,7 +74,7 @@ final class FirstAnswer<T: Sendable>: Sendable {
         if let decided { body(decided) }
     }
 
-    /// The answer, once one is given.
+    /// The answer, once one is given (for one waiter).
     var value: T {
         get async throws { try await withCheckedThrowingContinuation { wait($0) } }
     }

@@ -92,9 +92,12 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
     /// began), on a thread of Dispatch's, where its statements fail at once.
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        if enqueue(.task(job)) != nil {
-            DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-        }
+        if enqueue(.task(job)) != nil { runElsewhere(job) }
+    }
+
+    /// Runs a step of the task on a thread of Dispatch's: the access no longer serves it.
+    private func runElsewhere(_ job: UnownedJob) {
+        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
     /// Why a statement sent after the body finished is refused.
@@ -177,7 +180,7 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
         for job in abandoned {
             switch job {
             case .run(_, let fail): fail(error)
-            case .task(let job): DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+            case .task(let job): runElsewhere(job)
             case .finish: break
             }
         }

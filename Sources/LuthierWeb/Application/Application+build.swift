@@ -336,7 +336,7 @@ public func buildRouter(
     recording.addRoutes(checkout.endpoints)
     recording.addRoutes(orders.endpoints)
     recording.addRoutes(cart.endpoints)
-    recording.addRoutes(GuitarPictureController(responses: responses).endpoints)
+    recording.addRoutes(GuitarPictureController().endpoints)
     recording.addRoutes(admin.endpoints)
     recording.addRoutes(overview.endpoints)
     recording.addRoutes(stock.endpoints)

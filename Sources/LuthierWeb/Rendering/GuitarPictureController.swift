@@ -12,12 +12,7 @@ import Synchronization
 /// it has shown costs no picture at all. Each picture is drawn and compressed once per process
 /// (there are 256); an address with another fingerprint (a drawing since changed) is not found.
 struct GuitarPictureController: Sendable {
-    let responses: ResponseFactory
     private let answers = Answers()
-
-    init(responses: ResponseFactory) {
-        self.responses = responses
-    }
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
