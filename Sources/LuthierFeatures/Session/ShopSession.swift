@@ -190,7 +190,7 @@ public final class ShopSession: Sendable {
             guard next != composition.latest, !composition.closed else { return (Step(), nil, false) }
             let change = SessionChange(previous: composition.latest, current: next, source: source)
             taps?.record("session.output", .value, change.summary)
-            composition.latest = next
+            composition.fold(next)
             composition.changes &+= 1
             let step = Step(checkoutChanged: change.previous.build.checkoutID != next.build.checkoutID)
             // A checkout that arrives or ends is shown once stored, like a posted change: held
@@ -346,8 +346,13 @@ extension ShopSession {
     /// `latest` as it comes, and reaches `shown` (and the renderer) only while nothing holds it.
     final class Composition: Sendable {
         struct State {
-            var latest: SessionOutput
-            var shown: SessionOutput
+            private(set) var latest: SessionOutput
+            /// What the pages show while a hold keeps it behind `latest`; nil while they show
+            /// `latest`, which is most of the time. Boxed, so that an idle session does not keep a
+            /// second inline copy of the output (656 bytes) beside the first.
+            private var behind: Boxed<SessionOutput>?
+            /// The combined output as last rendered.
+            var shown: SessionOutput { behind?.value ?? latest }
             /// How many times `shown` changed.
             var shownRevision: UInt64 = 0
             /// How many changes were folded into `latest`.
@@ -360,19 +365,44 @@ extension ShopSession {
             /// Analytics events of actions held.
             var heldEvents: [AnalyticsEvent] = []
             /// What a save would have stored when the hold began (nil for a checkout's hold): a
-            /// change that leaves it so is shown through the hold.
-            var heldContent: SessionSnapshot?
+            /// change that leaves it so is shown through the hold. Boxed, as it is there only
+            /// while a hold lasts (469 bytes inline otherwise, in every session).
+            var heldContent: SessionSnapshot? {
+                get { heldContentBox?.value }
+                set { heldContentBox = newValue.map(Boxed.init) }
+            }
+            private var heldContentBox: Boxed<SessionSnapshot>?
             var render: (@Sendable (SessionChange) -> Void)?
             var closed = false
 
+            init(_ output: SessionOutput) {
+                latest = output
+            }
+
+            /// Folds a change into `latest`; the pages go on showing what they showed.
+            mutating func fold(_ next: SessionOutput) {
+                if behind == nil { behind = Boxed(latest) }
+                latest = next
+            }
+
+            /// Sets the cart's part of the output, shown or not.
+            mutating func setCart(_ output: CartOutput) {
+                latest.cart = output
+                if var shown = behind?.value {
+                    shown.cart = output
+                    behind = Boxed(shown)
+                }
+            }
+
             /// Renders what `latest` changed since `shown`; the guitar, if it changed (for the kiosk).
             mutating func show(source: SessionChange.Source) -> Guitar? {
+                guard let shown = behind?.value else { return nil }
                 guard latest != shown, let render else {
-                    if render == nil { shown = latest }
+                    behind = nil
                     return nil
                 }
                 let change = SessionChange(previous: shown, current: latest, source: source)
-                shown = latest
+                behind = nil
                 shownRevision &+= 1
                 render(change)
                 return change.previous.build.guitar != change.current.build.guitar ? change.current.build.guitar : nil
@@ -382,14 +412,13 @@ extension ShopSession {
         let state: Mutex<State>
 
         init(_ output: SessionOutput) {
-            state = Mutex(State(latest: output, shown: output))
+            state = Mutex(State(output))
         }
 
         /// Sets the cart's part of the output the composition starts from.
         func startCart(_ output: CartOutput) {
             state.withLock {
-                $0.latest.cart = output
-                $0.shown.cart = output
+                $0.setCart(output)
             }
         }
 
