@@ -68,21 +68,15 @@ public struct GuitarArtwork: Hashable, Sendable {
 
     /// The address of `guitar`'s picture whose bytes have `fingerprint`.
     static func path(of guitar: Guitar, fingerprint: String) -> String {
-        "/guitars/\(guitar.shape.rawValue)-\(guitar.color.rawValue)-\(guitar.body.rawValue)-"
-            + "\(guitar.fretboard.rawValue).\(fingerprint).svg"
+        "/guitars/\(CartLine.id(for: guitar)).\(fingerprint).svg"
     }
 
     /// The guitar a picture's address names (whatever its fingerprint), or nil when it names none:
     /// what the picture's route reads, before it checks the address is the picture's current one.
     public static func guitar(inPath file: Substring) -> Guitar? {
-        let parts = file.split(separator: ".")
+        let parts = file.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2] == "svg" else { return nil }
-        let values = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard values.count == 4, let shape = Shape(rawValue: String(values[0])),
-            let color = Color(rawValue: String(values[1])), let body = BodyWood(rawValue: String(values[2])),
-            let fretboard = FretboardWood(rawValue: String(values[3]))
-        else { return nil }
-        return Guitar(shape: shape, color: color, body: body, fretboard: fretboard)
+        return CartLine.guitar(id: parts[0])
     }
 
     /// Sixteen hex digits of the 64-bit FNV-1a hash of `svg`'s bytes: any change to the drawing

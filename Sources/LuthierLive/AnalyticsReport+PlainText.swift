@@ -25,7 +25,7 @@ extension AnalyticsReport {
                 rows: mostAdded.enumerated().map { index, entry in
                     [
                         String(index + 1), entry.configuration,
-                        Self.guitar(lineID: entry.configuration)?.description ?? "(unknown options)",
+                        CartLine.guitar(id: entry.configuration)?.description ?? "(unknown options)",
                         String(entry.added),
                     ]
                 },
@@ -50,16 +50,5 @@ extension AnalyticsReport {
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         return [render(header), rule] + rows.map(render)
-    }
-
-    /// The guitar a line id ("longV-sky-koa-ebony") names, or nil if it is not four known options.
-    static func guitar(lineID: String) -> Guitar? {
-        let parts = lineID.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 4,
-            let shape = Shape(rawValue: parts[0]), let color = Color(rawValue: parts[1]),
-            let body = BodyWood(rawValue: parts[2]), let fretboard = FretboardWood(rawValue: parts[3])
-        else { return nil }
-        let guitar = Guitar(shape: shape, color: color, body: body, fretboard: fretboard)
-        return CartLine.id(for: guitar) == lineID ? guitar : nil
     }
 }

@@ -123,10 +123,10 @@ import Testing
 
     @Test func lineIDsNameTheirGuitarOnlyWhenTheyAreFourKnownOptions() async {
         #expect(
-            AnalyticsReport.guitar(lineID: Self.longV)
+            CartLine.guitar(id: Self.longV)
                 == Guitar(shape: .longV, color: .sky, body: .koa, fretboard: .ebony))
-        #expect(AnalyticsReport.guitar(lineID: "longV-sky-koa") == nil)
-        #expect(AnalyticsReport.guitar(lineID: "longV-sky-koa-ebony-extra") == nil)
-        #expect(AnalyticsReport.guitar(lineID: "longV-sky-koa-plastic") == nil)
+        #expect(CartLine.guitar(id: "longV-sky-koa") == nil)
+        #expect(CartLine.guitar(id: "longV-sky-koa-ebony-extra") == nil)
+        #expect(CartLine.guitar(id: "longV-sky-koa-plastic") == nil)
     }
 }
