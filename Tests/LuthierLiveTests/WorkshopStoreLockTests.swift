@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import LuthierDomain
 import Synchronization
 import Testing
@@ -87,28 +88,32 @@ final class VirtualLockWaitClock: Sendable {
     }
 }
 
-/// A second store on the same file, in the middle of an order transaction it does not commit
-/// until `release()`: it holds SQLite's write lock meanwhile (GRDB's thread waits in the open
-/// transaction; the order's last step waits on a thread of its own, never on the test's).
+/// A second process on the same file, as far as SQLite can tell: a connection of its own holds
+/// the write lock (`BEGIN IMMEDIATE`) on a thread of its own, never one of Dispatch's or Swift
+/// concurrency's, until `release()`; then it orders, as a process that finished its work would.
 final class LockHolder: Sendable {
+    private let other: WorkshopStore
     private let released = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let isHeld = Mutex(true)
 
     init(path: String) async throws {
-        let other = try WorkshopStore(path: path)
+        other = try WorkshopStore(path: path)
+        let connection = try DatabaseQueue(path: path)
         let locked = DispatchSemaphore(value: 0)
-        let released = released
-        let finished = finished
-        Task.detached {
-            _ = try? await other.placeOrder(OrderFixture.request(checkoutID: "holder")) {
+        let (released, finished) = (released, finished)
+        Thread.detachNewThread {
+            try? connection.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
                 locked.signal()
-                _ = await Self.wait(for: released)
+                released.wait()
+                try db.execute(sql: "ROLLBACK")
             }
             finished.signal()
         }
         guard await Self.wait(for: locked, timeout: .now() + 10) else {
             isHeld.withLock { $0 = false }
+            released.signal()
             throw LockNotTaken()
         }
     }
@@ -119,7 +124,7 @@ final class LockHolder: Sendable {
         if isHeld.withLock({ $0 }) { released.signal() }
     }
 
-    /// Lets the holder commit, and waits until it has (once).
+    /// Lets go of the lock, and places the holder's order once it has (once).
     func release() async {
         let held = isHeld.withLock { held in
             defer { held = false }
@@ -128,6 +133,7 @@ final class LockHolder: Sendable {
         guard held else { return }
         released.signal()
         _ = await Self.wait(for: finished)
+        _ = try? await other.placeOrder(OrderFixture.request(checkoutID: "holder"))
     }
 
     /// Waits for `semaphore` on a thread of its own, so that no Swift concurrency thread blocks.
