@@ -40,10 +40,21 @@ public final class FragmentStore: ConditionWatched {
         package var encoded: [Int: EncodedPatch] = [:]
         /// Those waiting in `waitUntil(_:)` for the count of streams to meet a condition.
         package var subscriberWaiters = ConditionWaiters<Int>()
+        /// The newest change's edits to keyed lists, by target: what a stream one version behind
+        /// is sent for those lists instead of their whole HTML. Kept for the newest version only,
+        /// since an edit applies to the version just before it and a stream further behind may
+        /// have missed an earlier one.
+        package var edits: [(target: String, items: [FragmentItem])] = []
 
-        /// The fragments published after `version`, in page order.
+        /// The fragments published after `version`, in page order: a list's edits for a stream
+        /// one version behind, its whole HTML otherwise.
         package func fragments(since version: Int) -> [Fragment] {
-            entries.compactMap { $0.version > version ? Fragment(target: $0.target, html: $0.html) : nil }
+            let oneBehind = version == self.version - 1 && !edits.isEmpty
+            return entries.compactMap { entry in
+                guard entry.version > version else { return nil }
+                let items = oneBehind ? edits.first { $0.target == entry.target }?.items : nil
+                return Fragment(target: entry.target, html: entry.html, items: items)
+            }
         }
     }
 
@@ -124,7 +135,9 @@ public final class FragmentStore: ConditionWatched {
             state.publishedAt = now
             state.encoded.removeAll(keepingCapacity: true)
             if let navigate { state.navigation = (state.version, navigate) }
+            state.edits.removeAll()
             for fragment in fragments {
+                if let items = fragment.items { state.edits.append((fragment.target, items)) }
                 let entry = Entry(target: fragment.target, html: fragment.html, version: state.version)
                 if let index = state.entries.firstIndex(where: { $0.target == fragment.target }) {
                     state.entries[index] = entry
@@ -137,14 +150,14 @@ public final class FragmentStore: ConditionWatched {
         for waker in wakers { waker.wake() }
     }
 
-    /// The fragments changed after `version` (all of them for 0), in page order, and the version
-    /// they bring the reader up to.
     /// The HTML of `target` as last published: what a page drawn now shows for it, the same
     /// bytes a stream opened now starts with.
     public func html(of target: String) -> String? {
         state.withLock { state in state.entries.first { $0.target == target }?.html }
     }
 
+    /// The fragments changed after `version` (all of them for 0), in page order, and the version
+    /// they bring the reader up to.
     public func changes(since version: Int) -> (version: Int, fragments: [Fragment]) {
         let changes = changesAndNavigation(since: version)
         return (changes.version, changes.fragments)

@@ -12,18 +12,48 @@ public enum ServerSentEvent {
     /// copying each run that needs no escape in one go.
     public static func patchEvent(id: Int, fragments: [Fragment]) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(fragments.reduce(64) { $0 + $1.html.utf8.count + $1.target.utf8.count + 32 })
+        buffer.reserveCapacity(fragments.reduce(64) { $0 + $1.sentBytes + $1.target.utf8.count + 32 })
         buffer.writeString("id: \(id)\nevent: patch\ndata: {\"fragments\":[")
         for (index, fragment) in fragments.enumerated() {
             buffer.writeStaticString(index > 0 ? ",{\"target\":" : "{\"target\":")
             writeJSONString(fragment.target, into: &buffer)
-            buffer.writeStaticString(",\"html\":")
-            writeJSONString(fragment.html, into: &buffer)
+            if let items = fragment.items {
+                writeItems(items, into: &buffer)
+            } else {
+                buffer.writeStaticString(",\"html\":")
+                writeJSONString(fragment.html, into: &buffer)
+            }
             buffer.writeStaticString("}")
         }
         buffer.writeStaticString("]}\n\n")
         return buffer
     }
+    /// A list's edits, in order: `"items":[{"id":…,"after":…,"html":…},{"id":…,"html":…},
+    /// {"id":…,"remove":true}]` (a put says where it goes; a replacement does not).
+    private static func writeItems(_ items: [FragmentItem], into buffer: inout ByteBuffer) {
+        buffer.writeStaticString(",\"items\":[")
+        for (index, item) in items.enumerated() {
+            buffer.writeStaticString(index > 0 ? ",{\"id\":" : "{\"id\":")
+            switch item {
+            case .put(let id, let html, let after):
+                writeJSONString(id, into: &buffer)
+                buffer.writeStaticString(",\"after\":")
+                if let after { writeJSONString(after, into: &buffer) } else { buffer.writeStaticString("null") }
+                buffer.writeStaticString(",\"html\":")
+                writeJSONString(html, into: &buffer)
+            case .replace(let id, let html):
+                writeJSONString(id, into: &buffer)
+                buffer.writeStaticString(",\"html\":")
+                writeJSONString(html, into: &buffer)
+            case .remove(let id):
+                writeJSONString(id, into: &buffer)
+                buffer.writeStaticString(",\"remove\":true")
+            }
+            buffer.writeStaticString("}")
+        }
+        buffer.writeStaticString("]")
+    }
+
     /// Tells every open page of the session to go to `location` (e.g. the checkout is ready).
     public static func navigate(id: Int, location: String) -> String {
         "id: \(id)\nevent: navigate\ndata: \(location)\n\n"
@@ -125,4 +155,9 @@ public enum ServerSentEvent {
     private static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
+}
+
+extension Fragment {
+    /// About how many bytes of markup the event carries for this fragment, before escaping.
+    fileprivate var sentBytes: Int { items.map { $0.reduce(0) { $0 + $1.size } } ?? html.utf8.count }
 }
