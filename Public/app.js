@@ -104,7 +104,9 @@
     for (const fragment of patch.fragments) {
       const element = document.getElementById(fragment.target);
       if (!element) continue;
-      if (isHeld(element)) {
+      if (fragment.items) {
+        applyItems(element, fragment.items);
+      } else if (isHeld(element)) {
         withheld.set(fragment.target, fragment.html);
       } else {
         withheld.delete(fragment.target);
@@ -118,6 +120,42 @@
     } else if (activeID && document.activeElement !== active) {
       document.getElementById(activeID)?.focus({ preventScroll: true });
     }
+  }
+
+  // A list's edits (a new cart line, a new order on the kiosk): each item is an element with an
+  // id, replaced where it stands, inserted after the item it follows (a put names it), or removed.
+  // A changed item may come as its changed parts, each replaced where it stands.
+  function applyItems(element, items) {
+    const list = element.querySelector('[data-items]') ?? element;
+    for (const item of items) {
+      const current = document.getElementById(item.id);
+      if (item.remove) {
+        current?.remove();
+        continue;
+      }
+      const template = document.createElement('template');
+      template.innerHTML = item.html;
+      const node = template.content.firstElementChild;
+      if (!node) continue;
+      if (current) {
+        current.replaceWith(node);
+      } else if (!('after' in item)) {
+        continue; // a part of an item this page does not show
+      } else if (item.after === null) {
+        list.prepend(node);
+      } else {
+        const after = document.getElementById(item.after);
+        if (after) after.after(node); else list.append(node);
+      }
+    }
+  }
+
+  // Edits apply to the version just before them. A page that is further behind (it missed a patch
+  // while joining) takes none of that patch and asks its stream again from what it shows, which
+  // sends whole what changed since.
+  function appliesTo(patch, version) {
+    if (!patch.fragments.some((fragment) => fragment.items)) return true;
+    return version !== null && Number(patch.id) - 1 === Number(version);
   }
 
   // A page opens a stream only when it has something live to show, and names it (the builder,
@@ -249,8 +287,12 @@
   // where there is no SharedWorker, the page follows its own stream with the same client.
   const renderedVersion = lastEventID;
 
+  let resync = () => {};
+
   function received(data) {
-    if (data.type === 'patch' && newer(data.id, lastEventID)) {
+    if (data.type === 'patch' && newer(data.id, lastEventID) && !appliesTo(data, lastEventID)) {
+      resync();
+    } else if (data.type === 'patch' && newer(data.id, lastEventID)) {
       lastEventID = data.id;
       try {
         applyPatch(data);
@@ -269,6 +311,7 @@
   function follow(port) {
     port.onmessage = (message) => received(message.data || {});
     const join = () => port.postMessage({ type: 'subscribe', url: streamURL, since: lastEventID });
+    resync = join;
     join();
     window.addEventListener('pagehide', () => port.postMessage({ type: 'leave', url: streamURL }));
     // Back from the back-forward cache: the page is as it was left; join again from there.
@@ -284,6 +327,7 @@
       status: (url, live) => received({ type: 'status', live }),
       gone: () => received({ type: 'gone' })
     });
+    resync = () => streams.rewind(streamURL, lastEventID);
     streams.follow(streamURL, lastEventID);
   }
 

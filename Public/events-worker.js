@@ -38,7 +38,13 @@ const streams = new Streams({
     page.version = id;
     for (const fragment of fragments) {
       page.fragments.delete(fragment.target);
-      page.fragments.set(fragment.target, fragment.html);
+      if (fragment.items) {
+        // A list's edits are not its state: the cache is complete only from here, and a tab
+        // rendered before this makes the stream resume from the tab's version (whole lists).
+        page.cacheFrom = id;
+      } else {
+        page.fragments.set(fragment.target, fragment.html);
+      }
     }
     send(page, { type: 'patch', id, fragments });
   },
@@ -77,8 +83,11 @@ function subscribe(port, url, since) {
   }
   if (!page.ports.includes(port)) page.ports.push(port);
   port.postMessage({ type: 'status', live: page.live });
+  // A page rendered before the cache begins resumes from its own version instead (below), which
+  // sends it whole what it lacks; the cache alone would leave out what changed before it began.
+  const beforeCache = Boolean(since && page.cacheFrom && newer(page.cacheFrom, since));
   // What the stream has that is newer than the page: its fragments, and a navigation since.
-  if (page.version && newer(page.version, since)) {
+  if (page.version && newer(page.version, since) && !beforeCache) {
     port.postMessage({
       type: 'patch', id: page.version,
       fragments: [...page.fragments].map(([target, html]) => ({ target, html }))
@@ -90,7 +99,7 @@ function subscribe(port, url, since) {
   if (!streams.follows(url)) {
     page.cacheFrom = since;
     streams.follow(url, since);
-  } else if (since && page.cacheFrom && newer(page.cacheFrom, since)) {
+  } else if (beforeCache) {
     // A page rendered before the cache begins: resume from its version instead, which sends
     // every tab a superset of what it lacks (fragments are idempotent).
     page.cacheFrom = since;

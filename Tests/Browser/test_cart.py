@@ -5,6 +5,8 @@ posts (JavaScript off)."""
 
 from __future__ import annotations
 
+import re
+
 from urllib.parse import urlparse
 
 from selenium.webdriver.common.by import By
@@ -273,3 +275,73 @@ def test_nojs_add_to_cart_and_change_quantities_with_plain_forms(nojs_driver, ba
     wait_for_badge(d, 0)
     wait_for_guitar(d, guitar)
     assert cart_state(d)["lines"] == []
+
+
+# --- (c) a change to one line touches that line only ----------------------------------------------
+
+THIRD = {"shape": "casual", "color": "sky", "body": "swampAsh", "fretboard": "rosewood"}
+
+
+def mark_lines(driver) -> None:
+    driver.execute_script("document.querySelectorAll('#cart-lines li.cart-line')"
+                          ".forEach((li) => { li.__kept = true; })")
+
+
+def kept_lines(driver) -> list[tuple[str, bool]]:
+    """Each line's id, and whether it is still the element it was when marked."""
+    return [tuple(line) for line in driver.execute_script(
+        "return Array.from(document.querySelectorAll('#cart-lines li.cart-line'))"
+        ".map((li) => [li.getAttribute('data-line'), li.__kept === true]);")]
+
+
+def test_a_line_change_moves_only_that_line(driver, base_url):
+    d = driver
+    open_builder(d, base_url)
+    tab_a = d.current_window_handle
+    wait_live(d)
+    shown = DEFAULT
+    for count, guitar in enumerate((LONG_V, OTHER, THIRD), start=1):
+        build(d, shown, guitar)
+        add_to_cart(d, count)
+        shown = guitar
+    d.switch_to.new_window("tab")
+    tab_b = d.current_window_handle
+    open_cart(d, base_url)
+    lines = [(LONG_V, 1), (OTHER, 1), (THIRD, 1)]
+    wait_for_cart(d, lines)
+    wait_live(d)
+    mark_page(d)
+    mark_lines(d)
+    ids = [line_id(guitar) for guitar, _ in lines]
+
+    # One more of the middle line: every line is the element it was, the middle one's count moved.
+    click_button(d, f"increment-{line_id(OTHER)}")
+    wait_for_cart(d, [(LONG_V, 1), (OTHER, 2), (THIRD, 1)])
+    assert kept_lines(d) == [(id, True) for id in ids]
+
+    # A fourth line, added in the other tab, comes last; the three stay as they were.
+    fourth = {**OTHER, "color": "sky"}
+    d.switch_to.window(tab_a)
+    build(d, shown, fourth)
+    add_to_cart(d, 5)
+    d.switch_to.window(tab_b)
+    wait_for_cart(d, [(LONG_V, 1), (OTHER, 2), (THIRD, 1), (fourth, 1)])
+    assert kept_lines(d) == [(id, True) for id in ids] + [(line_id(fourth), False)]
+
+    # The first line removed: the others stay as they were.
+    click_button(d, f"remove-{line_id(LONG_V)}")
+    wait_for_cart(d, [(OTHER, 2), (THIRD, 1), (fourth, 1)])
+    assert kept_lines(d) == [(ids[1], True), (ids[2], True), (line_id(fourth), False)]
+    assert_no_reload(d, "the cart tab")
+
+    # And the tab reads as a cart page loaded now.
+    lines_html = d.execute_script("return document.getElementById('cart-lines').innerHTML")
+    d.switch_to.new_window("tab")
+    open_cart(d, base_url)
+    fresh_html = d.execute_script("return document.getElementById('cart-lines').innerHTML")
+    assert tags_only(lines_html) == tags_only(fresh_html)
+
+
+def tags_only(html: str) -> str:
+    """Markup without the white space between tags (a line put by a patch has no line end after it)."""
+    return re.sub(r">\s+<", "><", html).strip()

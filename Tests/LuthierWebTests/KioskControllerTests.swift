@@ -47,7 +47,7 @@ struct KioskControllerTests {
         for _ in 0..<50 {
             let event = try await stream.nextEvent()
             guard event.event == "patch" else { continue }
-            let patch = try event.patch()
+            let patch = stream.shown(try event.patch())
             if accept(patch) { return patch }
             seen.append(patch)
         }
@@ -118,7 +118,7 @@ struct KioskControllerTests {
 
     static func orderRows(_ html: String?) -> [OrderRow] {
         let row =
-            /<li class="kiosk-order"><span class="kiosk-order-description">([^<]*)<\/span><span class="kiosk-order-amount">([^<]*)<\/span><span class="kiosk-order-ago">([^<]*)<\/span><\/li>/
+            /<li class="kiosk-order" id="kiosk-order-[0-9-]+"><span class="kiosk-order-description">([^<]*)<\/span><span class="kiosk-order-amount">([^<]*)<\/span><span class="kiosk-order-ago">([^<]*)<\/span><\/li>/
         return (html ?? "").matches(of: row).map {
             OrderRow(description: String($0.output.1), amount: String($0.output.2), ago: String($0.output.3))
         }

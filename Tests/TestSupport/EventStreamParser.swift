@@ -40,11 +40,57 @@ package struct ReceivedEvent: Sendable, Equatable {
 package struct Patch: Decodable, Sendable, Equatable {
     package struct Item: Decodable, Sendable, Equatable {
         package var target: String
+        /// The whole new content of the target; empty when the patch sends a list's `edits`.
         package var html: String
+        /// A keyed list's edits, for a page one version behind.
+        package var edits: [ListEdit]?
 
-        package init(target: String, html: String) {
+        package init(target: String, html: String, edits: [ListEdit]? = nil) {
             self.target = target
             self.html = html
+            self.edits = edits
+        }
+
+        enum CodingKeys: String, CodingKey { case target, html, edits = "items" }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            target = try container.decode(String.self, forKey: .target)
+            edits = try container.decodeIfPresent([ListEdit].self, forKey: .edits)
+            html = try edits == nil ? container.decode(String.self, forKey: .html) : ""
+        }
+    }
+
+    /// One edit of a keyed list: the item `id` put (its outer HTML) after `after` (first for
+    /// nil), or removed.
+    package struct ListEdit: Decodable, Sendable, Equatable {
+        package var id: String
+        package var after: String?
+        package var html: String?
+        package var remove: Bool?
+        /// Whether the edit says where the item goes (a put; `after` nil means first), rather
+        /// than replacing a part of an item where it stands.
+        package var isPut = false
+
+        enum CodingKeys: String, CodingKey { case id, after, html, remove }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            isPut = container.contains(.after)
+            after = try container.decodeIfPresent(String.self, forKey: .after)
+            html = try container.decodeIfPresent(String.self, forKey: .html)
+            remove = try container.decodeIfPresent(Bool.self, forKey: .remove)
+        }
+
+        package var isRemoval: Bool { remove == true }
+
+        package init(id: String, after: String? = nil, html: String? = nil, remove: Bool? = nil, isPut: Bool = false) {
+            self.id = id
+            self.after = after
+            self.html = html
+            self.remove = remove
+            self.isPut = isPut
         }
     }
 

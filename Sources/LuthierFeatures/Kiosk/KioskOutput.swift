@@ -14,7 +14,7 @@ public struct KioskOutput: Hashable, Sendable {
 
     public init(state: KioskState) {
         showcase = KioskShowcase(state.showcase)
-        recentOrders = state.floor.recentOrders.map { KioskOrderRow(order: $0, now: state.now) }
+        recentOrders = KioskOrderRow.rows(of: state.floor.recentOrders, now: state.now)
         board = KioskStageColumn.columns(of: state.floor.inProgress)
         guitarsOrderedToday = state.floor.guitarsOrderedToday
         guitarsInCarts = state.counters.guitarsInCarts
@@ -62,16 +62,35 @@ public struct KioskShowcase: Hashable, Sendable {
 
 /// One of the latest orders, without anything that identifies its customer.
 public struct KioskOrderRow: Hashable, Sendable {
+    /// The row's id on the screen, unique among the rows: when the order was placed, in
+    /// milliseconds (with a suffix for a second order of the same millisecond). Not the order's
+    /// number, which the screen never shows; it lets a new order be sent as one row.
+    public var key: String
     public var description: String
     public var amount: String
     public var ago: String
     public var stage: String
 
-    init(order: Order, now: Date) {
+    init(order: Order, now: Date, key: String) {
+        self.key = key
         description = KioskBoardCard.summary(of: order)
         amount = order.quote.total.formatted()
         ago = KioskOutput.ago(order.placedAt, now: now)
         stage = order.status.label
+    }
+
+    /// The rows of `orders`, newest first, each with its key. Keys are given oldest first, so that
+    /// a row keeps its key when newer orders of the same millisecond come above it.
+    static func rows(of orders: [Order], now: Date) -> [KioskOrderRow] {
+        var seen: [Int64: Int] = [:]
+        return orders.reversed().map { order in
+            let millisecond = Int64((order.placedAt.timeIntervalSince1970 * 1000).rounded(.down))
+            let repeated = seen[millisecond, default: 0]
+            seen[millisecond] = repeated + 1
+            return KioskOrderRow(
+                order: order, now: now, key: repeated == 0 ? "\(millisecond)" : "\(millisecond)-\(repeated)")
+        }
+        .reversed()
     }
 }
 

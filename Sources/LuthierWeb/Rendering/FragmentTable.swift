@@ -86,6 +86,42 @@ extension FragmentTable.Entry {
         }
     }
 
+    /// A keyed list, the fragment `target`: rendered whole by `template` (for a new page, and a
+    /// page more than one change behind), and sent to a page one change behind as edits to the
+    /// items that changed, each rendered alone by `itemTemplate`, the partial `template` renders
+    /// each item with (so an item's markup is the same either way). A change to one line of a
+    /// twenty-line cart sends that line.
+    ///
+    /// - Parameters:
+    ///   - frame: what the list shows beside its items (its empty state); a change of it sends
+    ///     the list whole.
+    ///   - items: the items, in page order; `id` is each one's element id.
+    static func list<Context: Sendable, Frame: Hashable & Sendable, Item: Hashable & Sendable>(
+        _ target: String, _ template: String, context: @escaping @Sendable (Output) -> Context,
+        frame: @escaping @Sendable (Output) -> Frame, items: @escaping @Sendable (Output) -> [Item],
+        item itemTemplate: String, id: @escaping @Sendable (Item) -> String,
+        itemContext: @escaping @Sendable (Item) -> some Sendable
+    ) -> Self {
+        Self(templates: [template, itemTemplate]) { old, new, renderer in
+            let (newFrame, newItems) = (frame(new), items(new))
+            var before: [Item]?
+            if let old, frame(old) == newFrame {
+                let oldItems = items(old)
+                if oldItems == newItems { return [] }
+                before = oldItems
+            }
+            let html = renderer.render(template: template, key: FragmentProjection(newFrame, newItems)) { context(new) }
+            let edits = before.flatMap { before in
+                FragmentItem.edits(from: before, to: newItems, id: id) { item in
+                    renderer.render(template: itemTemplate, key: item) { itemContext(item) }
+                }
+            }
+            // Edits to most of a list cost more than the list: then it goes whole.
+            let worthIt = edits.map { $0.reduce(0) { $0 + $1.size } < html.utf8.count } ?? false
+            return [Fragment(target: target, html: html, items: worthIt ? edits : nil)]
+        }
+    }
+
     /// `entry` only while `condition` holds for the new output (the checkout shows its lines for a
     /// cart and its parts for one guitar).
     static func when(_ condition: @escaping @Sendable (Output) -> Bool, _ entry: Self) -> Self {

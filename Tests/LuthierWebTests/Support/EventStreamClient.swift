@@ -14,6 +14,8 @@ final class EventStreamClient: Sendable {
     private let inflater: Mutex<GzipInflater?>
     /// Bytes of the body received so far, as they came over the wire.
     private let received = Mutex(0)
+    /// What a page following this stream shows, every patch read so far applied.
+    private let page = Mutex(FollowedPage())
 
     init(connection: HTTPTestConnection, head: HTTPResponseHead) {
         self.connection = connection
@@ -29,7 +31,10 @@ final class EventStreamClient: Sendable {
     /// hanging the test.
     func next(timeout: Duration = HTTPTestConnection.timeout) async throws -> ReceivedEvent? {
         while true {
-            if let event = parser.withLock({ $0.takeEvent() }) { return event }
+            if let event = parser.withLock({ $0.takeEvent() }) {
+                if let patch = try? event.patch() { page.withLock { $0.apply(patch) } }
+                return event
+            }
             guard let chunk = try await connection.nextBodyChunk(timeout: timeout) else { return nil }
             received.withLock { $0 += chunk.readableBytes }
             let plain = try inflater.withLock { inflater in try inflater?.inflate(chunk) }
@@ -43,13 +48,26 @@ final class EventStreamClient: Sendable {
         return event
     }
 
-    /// The next block, which must be a patch event; returns its id and payload.
+    /// The next block, which must be a patch event; returns its id and its fragments as the page
+    /// shows them once applied (whole, also where a list's edits were sent).
     func nextPatch() async throws -> (id: Int, patch: Patch) {
+        let (id, patch) = try await nextSentPatch()
+        return (id, shown(patch))
+    }
+
+    /// The next block, which must be a patch event; returns its id and payload as sent.
+    func nextSentPatch() async throws -> (id: Int, patch: Patch) {
         let event = try await nextEvent()
         let patch = try event.patch()
         guard let id = event.id.flatMap({ Int($0) }) else { throw ReceivedEvent.NotAPatch(received: event) }
         return (id, patch)
     }
+
+    /// What a page following this stream shows now.
+    var shown: FollowedPage { page.withLock { $0 } }
+
+    /// `patch`, read from this stream, as the page shows its targets now.
+    func shown(_ patch: Patch) -> Patch { page.withLock { $0.shown(patch) } }
 
     func close() async {
         await connection.close()

@@ -19,9 +19,10 @@ enum CartFragments {
     // builder changes too) never draw an SVG.
     static let table = FragmentTable<Input>([
         .fragment(badge, "fragments/cart-badge", context: \.cart, shows: \.cart.guitarCount, \.cart.countLabel),
-        .fragment(
+        .list(
             lines, "fragments/cart-lines", context: { CartView(cart: $0.cart, checkoutButton: $0.button) },
-            shows: \.cart.lines),
+            frame: \.cart.isEmpty, items: \.cart.lines, item: "fragments/cart-line", id: { "line-\($0.id)" },
+            itemContext: CartLineView.init),
         .fragment(
             summary, "fragments/cart-summary",
             context: { CartView(cart: $0.cart, checkoutButton: $0.button, drawingLines: false) },

@@ -9,8 +9,12 @@ enum KioskFragments {
 
     static let table = FragmentTable<KioskOutput>([
         .fragment(showcase, "fragments/kiosk-showcase", shows: \.showcase),
-        .fragment(orders, "fragments/kiosk-orders", shows: \.recentOrders),
-        .fragment(board, "fragments/kiosk-board", shows: \.board),
+        .list(
+            orders, "fragments/kiosk-orders", context: { $0 }, frame: \.recentOrders.isEmpty, items: \.recentOrders,
+            item: "fragments/kiosk-order", id: { "kiosk-order-\($0.key)" }, itemContext: { $0 }),
+        .list(
+            board, "fragments/kiosk-board", context: { $0 }, frame: { _ in true }, items: \.board,
+            item: "fragments/kiosk-column", id: { "board-\($0.id)" }, itemContext: { $0 }),
         .fragment(counters, "fragments/kiosk-counters", shows: \.guitarsOrderedToday, \.guitarsInCarts, \.liveSessions),
     ])
 }
