@@ -19,6 +19,8 @@ final class LoadRun: Sendable {
         var broadcastOrders: Int
         /// Customers who build, check out and order in the orders phase.
         var orders: Int
+        /// Carts of each length in the cart phase.
+        var cartSessions: Int
         var seconds: Double
         var concurrency: Int
         var nginx: String?
@@ -158,6 +160,9 @@ final class LoadRun: Sendable {
         if phases.contains("static") {
             do { try await staticFiles(client) } catch { report.fail("static", "\(error)") }
         }
+        if phases.contains("cart") {
+            do { try await cartLines(client, server) } catch { report.fail("cart", "\(error)") }
+        }
     }
 
     // MARK: Start-up
@@ -187,7 +192,7 @@ final class LoadRun: Sendable {
 
     // MARK: Streams
 
-    private func openSession(_ client: LoadHTTPClient, streamingOn streamClient: LoadHTTPClient) async throws
+    func openSession(_ client: LoadHTTPClient, streamingOn streamClient: LoadHTTPClient) async throws
         -> Session
     {
         let page = try await client.send(.GET, "/")
@@ -202,7 +207,7 @@ final class LoadRun: Sendable {
 
     /// Opens `count` sessions, 32 at a time (the server's accept backlog is finite), and waits
     /// until every stream has had its first patch.
-    private func openSessions(
+    func openSessions(
         _ client: LoadHTTPClient, count: Int, until deadline: ContinuousClock.Instant
     ) async throws -> [Session] {
         let streamClient = settings.streamServer.map { LoadHTTPClient(group: group, host: $0.host, port: $0.port) }
@@ -213,7 +218,7 @@ final class LoadRun: Sendable {
         return sessions
     }
 
-    private func boundedMap<T: Sendable>(
+    func boundedMap<T: Sendable>(
         count: Int, width: Int = 32, until deadline: ContinuousClock.Instant,
         _ body: @escaping @Sendable (Int) async throws -> T
     ) async throws -> [T] {
@@ -240,7 +245,7 @@ final class LoadRun: Sendable {
         }
     }
 
-    private func waitForFirstPatch(
+    func waitForFirstPatch(
         _ streams: [EventStream], what: String, until deadline: ContinuousClock.Instant
     ) async throws {
         while ContinuousClock.now < deadline {
@@ -256,7 +261,7 @@ final class LoadRun: Sendable {
 
     /// Waits (polling) until no stream has an expectation left or the deadline passes; returns how
     /// many are still waiting.
-    private func waitUntilSettled(_ streams: [EventStream], until deadline: ContinuousClock.Instant) async -> Int {
+    func waitUntilSettled(_ streams: [EventStream], until deadline: ContinuousClock.Instant) async -> Int {
         while ContinuousClock.now < deadline {
             if !streams.contains(where: \.isBusy) { return 0 }
             try? await Task.sleep(for: .milliseconds(5))
@@ -272,12 +277,63 @@ final class LoadRun: Sendable {
     /// first post and after the last patch: a saturated run shows as fewer answered changes and a
     /// lower rate achieved than asked, not as a cheaper change.
     private func changeLatency(_ client: LoadHTTPClient, _ sessions: [Session], _ server: ChildProcess?) async {
+        var isSky = Array(repeating: false, count: sessions.count)
+        let measured = await paced(sessions, phase: "changes", client: client, server: server) { chosen, _ in
+            isSky[chosen].toggle()
+            let (value, name) = isSky[chosen] ? ("sky", "Sky") : ("dusk", "Dusk")
+            return PacedPost(path: "/build", form: "color=\(value)", target: "guitar-description", needle: name)
+        }
+        report.add(
+            "changes", "POST /build sent",
+            "\(measured.sent) at \(Report.number(measured.rateAchieved, 1))/s (asked \(Report.number(settings.rate, 1))/s)"
+        )
+        report.add("changes", "answered 204", "\(measured.answered) of \(measured.sent)")
+        if let perChange = measured.cpuPerAnswered {
+            report.add(
+                "changes", "server CPU per answered change (/proc, post to patch)",
+                "\(Report.number(perChange, 3)) ms (\(Report.number(measured.cpuSeconds ?? 0, 2)) s in all)")
+        }
+        report.add(
+            "changes", "send → own patch (\(measured.latencies.count))",
+            measured.latencies.summary([("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)]))
+        report.add(
+            "changes", "bytes on the wire per change (\(settings.gzipStreams ? "gzip" : "plain") streams)",
+            Report.number(Double(measured.wireBytes) / Double(max(measured.sent, 1)), 0))
+    }
+
+    /// One change a paced run posts: where, what, and the patch that shows it on the session's
+    /// own stream (a fragment `target` whose HTML holds `needle`; "" for any change of it).
+    struct PacedPost {
+        var path: String
+        var form: String
+        var target: String
+        var needle: String
+    }
+
+    /// What a paced run came to.
+    struct PacedChanges {
+        var sent = 0
+        var answered = 0
+        var rateAchieved = 0.0
+        var latencies = Percentiles([])
+        var wireBytes = 0
+        /// The server's CPU time over the run, and per answered change in milliseconds.
+        var cpuSeconds: Double?
+        var cpuPerAnswered: Double? { cpuSeconds.map { $0 / Double(max(answered, 1)) * 1_000 } }
+    }
+
+    /// Posts `settings.changes` changes at `settings.rate`, each to the next session with no change
+    /// in flight, the change `post` makes for it (given the session's index and the change's),
+    /// and waits for each one's patch on its own stream.
+    func paced(
+        _ sessions: [Session], phase: String, client: LoadHTTPClient, server: ChildProcess?,
+        post: (_ session: Int, _ change: Int) -> PacedPost
+    ) async -> PacedChanges {
         let deadline = self.deadline
         let report = self.report
         let interval = 1.0 / max(settings.rate, 0.001)
-        var isSky = Array(repeating: false, count: sessions.count)
         var cursor = 0
-        var sent = 0
+        var result = PacedChanges()
         let wireBefore = sessions.reduce(0) { $0 + $1.stream.wireBytes }
         let answered = Counter()
         let cpuBefore = server?.cpuSeconds()
@@ -293,30 +349,29 @@ final class LoadRun: Sendable {
                     if chosen == nil { try? await Task.sleep(for: .milliseconds(1)) }
                 }
                 guard let chosen else {
-                    report.fail("changes", "phase timeout: every session still waiting for a patch")
+                    report.fail(phase, "phase timeout: every session still waiting for a patch")
                     break
                 }
                 cursor = (chosen + 1) % sessions.count
-                isSky[chosen].toggle()
-                let (value, name) = isSky[chosen] ? ("sky", "Sky") : ("dusk", "Dusk")
+                let change = post(chosen, index)
                 let session = sessions[chosen]
-                session.stream.expect(target: "guitar-description", needle: name)
-                sent += 1
+                session.stream.expect(target: change.target, needle: change.needle)
+                result.sent += 1
                 group.addTask {
                     do {
                         let response = try await client.send(
-                            .POST, "/build", cookie: session.cookie, form: "color=\(value)",
+                            .POST, change.path, cookie: session.cookie, form: change.form,
                             extra: [("X-Requested-With", "fetch")])
                         if response.status == 204 {
                             answered.increment()
                             session.stream.markSent(at: response.sentAt)
                         } else {
                             session.stream.cancelExpectation()
-                            report.fail("changes", "POST /build answered \(response.status)")
+                            report.fail(phase, "POST \(change.path) answered \(response.status)")
                         }
                     } catch {
                         session.stream.cancelExpectation()
-                        report.fail("changes", "POST /build failed: \(error)")
+                        report.fail(phase, "POST \(change.path) failed: \(error)")
                     }
                 }
             }
@@ -324,28 +379,14 @@ final class LoadRun: Sendable {
         let elapsed = ContinuousClock.now - start
         let streams = sessions.map(\.stream)
         let missing = await waitUntilSettled(streams, until: min(deadline, .now + .seconds(15)))
-        if missing > 0 { report.fail("changes", "\(missing) changes whose patch never arrived") }
-        let cpuAfter = server?.cpuSeconds()
-        let latencies = Percentiles(streams.flatMap(\.latencies))
+        if missing > 0 { report.fail(phase, "\(missing) changes whose patch never arrived") }
+        if let cpuBefore, let cpuAfter = server?.cpuSeconds() { result.cpuSeconds = cpuAfter - cpuBefore }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        report.add(
-            "changes", "POST /build sent",
-            "\(sent) at \(Report.number(Double(sent) / max(seconds, 0.001), 1))/s (asked \(Report.number(settings.rate, 1))/s)"
-        )
-        report.add("changes", "answered 204", "\(answered.value) of \(sent)")
-        if let cpuBefore, let cpuAfter {
-            let perChange = (cpuAfter - cpuBefore) / Double(max(answered.value, 1)) * 1_000
-            report.add(
-                "changes", "server CPU per answered change (/proc, post to patch)",
-                "\(Report.number(perChange, 3)) ms (\(Report.number(cpuAfter - cpuBefore, 2)) s in all)")
-        }
-        report.add(
-            "changes", "send → own patch (\(latencies.count))",
-            latencies.summary([("p50", 0.5), ("p99", 0.99), ("p99.9", 0.999)]))
-        let wire = streams.reduce(0) { $0 + $1.wireBytes } - wireBefore
-        report.add(
-            "changes", "bytes on the wire per change (\(settings.gzipStreams ? "gzip" : "plain") streams)",
-            Report.number(Double(wire) / Double(max(sent, 1)), 0))
+        result.rateAchieved = Double(result.sent) / max(seconds, 0.001)
+        result.answered = answered.value
+        result.latencies = Percentiles(streams.flatMap(\.latencies))
+        result.wireBytes = streams.reduce(0) { $0 + $1.wireBytes } - wireBefore
+        return result
     }
 
     // MARK: Broadcast

@@ -18,8 +18,8 @@ struct LuthierLoad: AsyncParsableCommand {
     @Option(help: "The luthier binary (default: the one next to this tool).")
     var luthier: String?
 
-    @Option(help: "Phases to run, comma-separated: startup,connections,changes,broadcast,orders,pages,static.")
-    var phases = "startup,connections,changes,broadcast,orders,pages,static"
+    @Option(help: "Phases to run, comma-separated: startup,connections,changes,broadcast,orders,pages,static,cart.")
+    var phases = "startup,connections,changes,broadcast,orders,pages,static,cart"
 
     @Option(help: "Sessions with an open /events stream.")
     var connections = 1000
@@ -38,6 +38,9 @@ struct LuthierLoad: AsyncParsableCommand {
 
     @Option(help: "Customers who each build, check out and order in the orders phase.")
     var orders = 300
+
+    @Option(help: "Carts of one line and carts of twenty, each with its stream, in the cart phase.")
+    var cartSessions = 100
 
     @Option(help: "Seconds per route in the pages and static phases.")
     var seconds = 5.0
@@ -118,12 +121,13 @@ struct LuthierLoad: AsyncParsableCommand {
             rate = 50
             kiosks = 20
             orders = 10
+            cartSessions = 5
             seconds = 1
             phaseTimeout = 30
         }
         let selected = Set(phases.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         let known: Set = [
-            "startup", "connections", "changes", "broadcast", "bare-broadcast", "orders", "pages", "static",
+            "startup", "connections", "changes", "broadcast", "bare-broadcast", "orders", "pages", "static", "cart",
         ]
         guard selected.isSubset(of: known) else {
             throw ValidationError("Unknown phase in --phases; known: \(known.sorted().joined(separator: ","))")
@@ -167,7 +171,7 @@ struct LuthierLoad: AsyncParsableCommand {
             group: group, report: report, root: root, temporary: temporary, phaseTimeout: phaseTimeout,
             settings: .init(
                 connections: connections, rate: rate, changes: changes, kiosks: kiosks,
-                broadcastOrders: broadcastOrders, orders: orders,
+                broadcastOrders: broadcastOrders, orders: orders, cartSessions: cartSessions,
                 seconds: seconds, concurrency: concurrency, nginx: smoke ? nil : nginx,
                 phases: selected, gzipStreams: gzipStreams, kioskServers: kioskServers,
                 streamServer: streamServer))
