@@ -322,11 +322,11 @@ final class LoadRun: Sendable {
         var cpuPerAnswered: Double? { cpuSeconds.map { $0 / Double(max(answered, 1)) * 1_000 } }
     }
 
-    /// Posts `settings.changes` changes at `settings.rate`, each to the next session with no change
+    /// Posts `changes` (by default `settings.changes`) changes at `settings.rate`, each to the next session with no change
     /// in flight, the change `post` makes for it (given the session's index and the change's),
     /// and waits for each one's patch on its own stream.
     func paced(
-        _ sessions: [Session], phase: String, client: LoadHTTPClient, server: ChildProcess?,
+        _ sessions: [Session], phase: String, client: LoadHTTPClient, server: ChildProcess?, changes: Int? = nil,
         post: (_ session: Int, _ change: Int) -> PacedPost
     ) async -> PacedChanges {
         let deadline = self.deadline
@@ -339,7 +339,7 @@ final class LoadRun: Sendable {
         let cpuBefore = server?.cpuSeconds()
         let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
-            for index in 0..<settings.changes {
+            for index in 0..<(changes ?? settings.changes) {
                 let due = start + .seconds(Double(index) * interval)
                 if due > .now { try? await Task.sleep(until: due) }
                 var chosen: Int?

@@ -89,6 +89,11 @@ package struct FollowedPage: Sendable, Equatable {
     }
 
     private static func element(startingAt open: String.Index, in html: String) -> Range<String.Index>? {
-        HTMLElements.element(startingAt: open, in: html)
+        let utf8 = html.utf8
+        let offset = utf8.distance(from: utf8.startIndex, to: open)
+        guard let range = HTMLElements.element(startingAt: offset, in: Array(utf8)) else { return nil }
+        return utf8.index(
+            utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
+                utf8.startIndex, offsetBy: range.upperBound)
     }
 }

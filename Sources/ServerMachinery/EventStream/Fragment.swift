@@ -77,20 +77,14 @@ extension FragmentItem {
         // The smallest changed elements, in page order: an element containing another changed one
         // is left to the check below.
         var changed: [Int] = []
-        for index in 1..<after.ids.count where old[before.ranges[index]] != new[after.ranges[index]] {
+        for index in 1..<after.ids.count where before.bytes(index) != after.bytes(index) {
             changed.removeAll { after.ranges[$0].contains(after.ranges[index].lowerBound) }
             changed.append(index)
         }
         guard !changed.isEmpty else { return nil }
         // What is left once the changed elements are cut out must be the same on both sides.
-        var oldRest = old
-        var newRest = new
-        for index in changed.reversed() {
-            oldRest.removeSubrange(before.ranges[index])
-            newRest.removeSubrange(after.ranges[index])
-        }
-        guard oldRest == newRest else { return nil }
-        return changed.map { .replace(id: after.ids[$0], html: String(new[after.ranges[$0]])) }
+        guard before.bytes(without: changed) == after.bytes(without: changed) else { return nil }
+        return changed.map { .replace(id: after.ids[$0], html: String(decoding: after.bytes($0), as: UTF8.self)) }
     }
 
     /// About how many bytes the edit sends.
@@ -104,49 +98,96 @@ extension FragmentItem {
 }
 
 /// The elements of a piece of trusted, well-formed markup (the server's own templates) that carry
-/// an `id`, in page order, each with its range from `<` to the end of its closing tag.
+/// an `id`, in page order, each with its range of bytes from `<` to the end of its closing tag.
+/// It reads UTF-8 bytes: every character it looks for is ASCII.
 package struct HTMLElements {
+    package let html: [UInt8]
     package private(set) var ids: [String] = []
-    package private(set) var ranges: [Range<String.Index>] = []
+    package private(set) var ranges: [Range<Int>] = []
 
-    package init(_ html: String) {
-        var cursor = html.startIndex
-        while let attribute = html[cursor...].range(of: " id=\""),
-            let close = html[attribute.upperBound...].firstIndex(of: "\"")
+    package init(_ markup: String) {
+        html = Array(markup.utf8)
+        let attribute = Array(#" id=""#.utf8)
+        var cursor = 0
+        while let start = Self.find(attribute, in: html, from: cursor),
+            let close = html[(start + attribute.count)...].firstIndex(of: UInt8(ascii: "\""))
         {
             cursor = close
-            guard let open = html[..<attribute.lowerBound].lastIndex(of: "<"),
+            guard let open = html[..<start].lastIndex(of: UInt8(ascii: "<")),
                 let range = Self.element(startingAt: open, in: html)
             else { continue }
-            ids.append(String(html[attribute.upperBound..<close]))
+            ids.append(String(decoding: html[(start + attribute.count)..<close], as: UTF8.self))
             ranges.append(range)
         }
     }
 
+    /// The bytes of the element at `index`.
+    package func bytes(_ index: Int) -> ArraySlice<UInt8> { html[ranges[index]] }
+
+    /// The markup with the elements at `indices` (disjoint, in page order) cut out.
+    func bytes(without indices: [Int]) -> [UInt8] {
+        var rest: [UInt8] = []
+        rest.reserveCapacity(html.count)
+        var cursor = 0
+        for index in indices {
+            rest += html[cursor..<ranges[index].lowerBound]
+            cursor = ranges[index].upperBound
+        }
+        rest += html[cursor...]
+        return rest
+    }
+
     /// The element whose start tag begins at `open`, to the end of its closing tag (or of the
-    /// start tag, for an element without one); elements of the same name inside it are counted.
-    package static func element(startingAt open: String.Index, in html: String) -> Range<String.Index>? {
-        let name = html[html.index(after: open)...].prefix { $0.isLetter || $0.isNumber }
-        guard !name.isEmpty, let startEnd = html[open...].firstIndex(of: ">") else { return nil }
-        if voidElements.contains(name.lowercased()) { return open..<html.index(after: startEnd) }
+    /// start tag, for a void element); elements of the same name inside it are counted.
+    package static func element(startingAt open: Int, in html: [UInt8]) -> Range<Int>? {
+        let nameStart = open + 1
+        var nameEnd = nameStart
+        while nameEnd < html.count, isNameByte(html[nameEnd]) { nameEnd += 1 }
+        guard nameEnd > nameStart, let startEnd = html[open...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let name = html[nameStart..<nameEnd]
+        if voidElements.contains(where: { $0.elementsEqual(name.lazy.map { $0 | 0x20 }) }) {
+            return open..<(startEnd + 1)
+        }
+        let closing = [UInt8(ascii: "<"), UInt8(ascii: "/")] + name + [UInt8(ascii: ">")]
         var depth = 0
         var cursor = open
-        while let next = html[cursor...].firstIndex(of: "<") {
-            let rest = html[html.index(after: next)...]
-            if rest.hasPrefix("/\(name)>") {
+        while let next = html[cursor...].firstIndex(of: UInt8(ascii: "<")) {
+            if html[next...].starts(with: closing) {
                 depth -= 1
-                let end = html.index(next, offsetBy: name.count + 3)
-                if depth == 0 { return open..<end }
-                cursor = end
+                if depth == 0 { return open..<(next + closing.count) }
+                cursor = next + closing.count
             } else {
-                if rest.hasPrefix(name), let after = rest.dropFirst(name.count).first, after == " " || after == ">" {
+                let after = next + 1 + name.count
+                if html[(next + 1)...].starts(with: name), after < html.count,
+                    html[after] == UInt8(ascii: " ") || html[after] == UInt8(ascii: ">")
+                {
                     depth += 1
                 }
-                cursor = html.index(after: next)
+                cursor = next + 1
             }
         }
         return nil
     }
 
-    private static let voidElements: Set<String> = ["img", "input", "br", "hr", "meta", "link", "source", "wbr"]
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private static func find(_ needle: [UInt8], in html: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, needle.count <= html.count else { return nil }
+        var index = start
+        while index + needle.count <= html.count {
+            guard let candidate = html[index...].firstIndex(of: first), candidate + needle.count <= html.count else {
+                return nil
+            }
+            if html[candidate..<(candidate + needle.count)].elementsEqual(needle) { return candidate }
+            index = candidate + 1
+        }
+        return nil
+    }
+
+    private static let voidElements = ["img", "input", "br", "hr", "meta", "link", "source", "wbr"].map {
+        Array($0.utf8)
+    }
 }

@@ -62,3 +62,37 @@ func eventStreamBenchmarks() {
         }
     )
 }
+
+/// A change to one line of a twenty-line cart: the edits that send its quantity and total instead
+/// of the list, found by comparing the line's markup before and after (`FragmentItem.edits`).
+func listEditBenchmarks() {
+    struct Line: Equatable {
+        let id: String
+        let quantity: Int
+    }
+    func markup(_ line: Line) -> String {
+        """
+        <li class="cart-line" id="line-\(line.id)" data-line="\(line.id)">
+          <div class="cart-line-picture" aria-hidden="true"><img class="guitar-artwork" src="/guitars/\(line.id).svg" alt="A guitar" width="400" height="1000"></div>
+          <div class="cart-line-body">
+            <p class="cart-line-description">A guitar, line \(line.id)</p>
+            <div class="quantity" role="group" aria-label="Quantity of line \(line.id)">
+              <form method="post" action="/cart/lines/\(line.id)/decrement"><button id="decrement-\(line.id)" type="submit">−</button></form>
+              <span class="qty-value" id="quantity-\(line.id)">\(line.quantity)</span>
+              <form method="post" action="/cart/lines/\(line.id)/increment"><button id="increment-\(line.id)" type="submit">+</button></form>
+            </div>
+          </div>
+          <p class="cart-line-total" id="line-total-\(line.id)">$\(line.quantity * 2_000)</p>
+        </li>
+
+        """
+    }
+    let before = (1...20).map { Line(id: "longV-sky-koa-ebony-\($0)", quantity: 1) }
+    var after = before
+    after[9] = Line(id: before[9].id, quantity: 2)
+    Benchmark("FragmentItem.edits (one line of twenty changed)", configuration: .micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(FragmentItem.edits(from: before, to: after, id: { "line-\($0.id)" }, render: markup))
+        }
+    }
+}

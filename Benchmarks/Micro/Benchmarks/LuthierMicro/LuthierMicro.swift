@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     reducerBenchmarks()
     staticAssetBenchmarks()
     eventStreamBenchmarks()
+    listEditBenchmarks()
 }
 
 extension Benchmark.Configuration {
