@@ -64,7 +64,7 @@
     for (const [target, html] of withheld) {
       const element = document.getElementById(target);
       if (!element || isHeld(element)) continue;
-      element.innerHTML = html;
+      morphContent(element, html);
       withheld.delete(target);
     }
   }
@@ -94,7 +94,73 @@
   }
   syncDisabled();
 
-  // Swap the changed fragments in place, keeping keyboard focus where it was. When the guide
+  // Fields the person has changed and not yet sent: a patch keeps what they typed. A field is sent
+  // when a data-live field posts it, or a data-live form's post is taken (and the form reset); a
+  // refused code stays edited, to be corrected.
+  const edited = new WeakSet();
+  document.addEventListener('input', (event) => {
+    if (event.target?.form) edited.add(event.target);
+  });
+  function sent(form) {
+    for (const field of form.elements) edited.delete(field);
+  }
+
+  // A patch morphs the page rather than replacing it: elements are matched by id, then by
+  // position, and kept, with their focus, caret and selection, scroll positions, a <details>' open
+  // state and any edited field's value; only what differs is changed.
+  function morphContent(element, html) {
+    const template = document.createElement('template');
+    template.innerHTML = html;
+    morphChildren(element, template.content);
+  }
+  function morphChildren(live, next) {
+    const byID = new Map();
+    for (const child of live.children) if (child.id) byID.set(child.id, child);
+    let cursor = live.firstChild;
+    for (const incoming of Array.from(next.childNodes)) {
+      let match = null;
+      if (incoming.nodeType === Node.ELEMENT_NODE && incoming.id) {
+        const candidate = byID.get(incoming.id);
+        if (candidate?.nodeName === incoming.nodeName) match = candidate;
+        byID.delete(incoming.id);
+      } else if (cursor && cursor.nodeName === incoming.nodeName && !cursor.id) {
+        match = cursor;
+      }
+      if (!match) {
+        live.insertBefore(incoming, cursor);
+        continue;
+      }
+      if (match === cursor) cursor = cursor.nextSibling; else live.insertBefore(match, cursor);
+      morph(match, incoming);
+    }
+    while (cursor) {
+      const after = cursor.nextSibling;
+      cursor.remove();
+      cursor = after;
+    }
+  }
+  function morph(live, incoming) {
+    if (live.nodeType !== Node.ELEMENT_NODE) {
+      if (live.nodeValue !== incoming.nodeValue) live.nodeValue = incoming.nodeValue;
+      return;
+    }
+    const keepsOpen = live.nodeName === 'DETAILS';
+    for (const { name, value } of Array.from(incoming.attributes)) {
+      if (live.getAttribute(name) !== value && !(keepsOpen && name === 'open')) live.setAttribute(name, value);
+    }
+    for (const { name } of Array.from(live.attributes)) {
+      if (!incoming.hasAttribute(name) && !(keepsOpen && name === 'open')) live.removeAttribute(name);
+    }
+    morphChildren(live, incoming);
+    if (!('value' in live) || !('form' in live) || edited.has(live)) return;
+    if (live.type === 'checkbox' || live.type === 'radio') {
+      if (live.checked !== incoming.checked) live.checked = incoming.checked;
+    } else if (live.value !== incoming.value && live.type !== 'file') {
+      live.value = incoming.value;
+    }
+  }
+
+  // Morph the changed fragments in place, keeping keyboard focus where it was. When the guide
   // moves to another step, focus goes to the new step's heading instead, which screen readers
   // then read out ("Step 2 of 5: Color").
   function applyPatch(patch) {
@@ -110,7 +176,7 @@
         withheld.set(fragment.target, fragment.html);
       } else {
         withheld.delete(fragment.target);
-        element.innerHTML = fragment.html;
+        morphContent(element, fragment.html);
       }
     }
     syncDisabled();
@@ -138,7 +204,7 @@
       const node = template.content.firstElementChild;
       if (!node) continue;
       if (current) {
-        current.replaceWith(node);
+        morph(current, node);
       } else if (!('after' in item)) {
         continue; // a part of an item this page does not show
       } else if (item.after === null) {
@@ -251,6 +317,7 @@
     if (!form || form.dataset.live !== 'field' || !input.name) return;
     const body = new URLSearchParams();
     body.set(input.name, input.value);
+    edited.delete(input);
     post(form.getAttribute('action'), body.toString());
   });
 
@@ -275,7 +342,10 @@
     if (button && document.body.contains(button)) {
       button.disabled = button.getAttribute('aria-disabled') === 'true';
     }
-    if (ok && form.dataset.live === 'form') form.reset();
+    if (ok && form.dataset.live === 'form') {
+      form.reset();
+      sent(form);
+    }
     // The tab that asked goes on itself (the stream moves only the pages that follow there).
     if (ok && form.dataset.then && window.location.pathname !== form.dataset.then) {
       window.location.assign(form.dataset.then);

@@ -345,3 +345,41 @@ def test_a_line_change_moves_only_that_line(driver, base_url):
 def tags_only(html: str) -> str:
     """Markup without the white space between tags (a line put by a patch has no line end after it)."""
     return re.sub(r">\s+<", "><", html).strip()
+
+
+# --- (d) what a person types survives a patch -----------------------------------------------------
+
+def field_state(driver) -> dict:
+    return driver.execute_script("""
+      const field = document.getElementById('discount-code');
+      return {value: field.value, start: field.selectionStart, end: field.selectionEnd,
+              focused: document.activeElement === field, same: field.__typedIn === true,
+              total: document.getElementById('cart-total').textContent.trim()};""")
+
+
+def test_typed_text_survives_a_patch_of_its_fragment(driver, base_url):
+    d = driver
+    open_builder(d, base_url)
+    tab_a = d.current_window_handle
+    wait_live(d)
+    add_to_cart(d, 1)
+    d.switch_to.new_window("tab")
+    open_cart(d, base_url)
+    wait_for_cart(d, [(DEFAULT, 1)])
+    wait_live(d)
+    field = d.find_element(By.ID, "discount-code")
+    field.click()
+    field.send_keys("WELC")
+    d.execute_script("const f = document.getElementById('discount-code'); f.__typedIn = true;"
+                     " f.setSelectionRange(1, 3);")
+    before = field_state(d)
+    assert before["value"] == "WELC" and before["focused"], before
+
+    # The other tab adds a second guitar: this tab's summary (the total, beside the field) is patched.
+    d.switch_to.window(tab_a)
+    add_to_cart(d, 2)
+    d.switch_to.window(d.window_handles[-1])
+    wait_for_cart(d, [(DEFAULT, 2)])
+    after = field_state(d)
+    assert after["total"] != before["total"], after
+    assert after == {**before, "total": after["total"]}, after
