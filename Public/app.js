@@ -8,6 +8,10 @@
   // The shared worker's address, fingerprinted like this script's, with the stream client's (the
   // page names both).
   const workerURL = document.currentScript?.dataset.worker || '/events-worker.js';
+  // How long every tab may be hidden before the streams close (milliseconds; 0 or absent: never,
+  // as on the kiosk, which the shop's page never gives one).
+  const hiddenClose = Number(document.currentScript?.dataset.hiddenClose) || 0;
+  const isHidden = () => document.visibilityState === 'hidden';
   const { newer, Streams } = self.LuthierStreams || {};
   if (!Streams || !('EventSource' in window)) {
     return; // An old browser, or the client did not load: the plain forms do everything.
@@ -380,9 +384,15 @@
 
   function follow(port) {
     port.onmessage = (message) => received(message.data || {});
-    const join = () => port.postMessage({ type: 'subscribe', url: streamURL, since: lastEventID });
+    const join = () => port.postMessage({
+      type: 'subscribe', url: streamURL, since: lastEventID, hidden: isHidden(), hiddenClose
+    });
     resync = join;
     join();
+    // The worker closes the browser's streams once every tab has been hidden for hiddenClose.
+    document.addEventListener('visibilitychange', () => {
+      port.postMessage({ type: 'visibility', url: streamURL, hidden: isHidden() });
+    });
     window.addEventListener('pagehide', () => port.postMessage({ type: 'leave', url: streamURL }));
     // Back from the back-forward cache: the page is as it was left; join again from there.
     window.addEventListener('pageshow', (event) => {
@@ -399,6 +409,16 @@
     });
     resync = () => streams.rewind(streamURL, lastEventID);
     streams.follow(streamURL, lastEventID);
+    // Alone, the page closes its own stream once hidden for hiddenClose, and resumes when shown.
+    let calmTimer = null;
+    document.addEventListener('visibilitychange', () => {
+      clearTimeout(calmTimer);
+      if (!isHidden()) {
+        streams.resume();
+      } else if (hiddenClose > 0) {
+        calmTimer = setTimeout(() => streams.pause(), hiddenClose);
+      }
+    });
   }
 
   function sharedPort() {

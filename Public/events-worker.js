@@ -8,7 +8,8 @@
 // before that history makes the stream resume from the tab's version. A stream no tab shows is
 // kept a few seconds (going from the builder to the cart leaves and joins the same stream).
 //
-// Messages from a page: {type: 'subscribe', url, since} and {type: 'leave', url}.
+// Messages from a page: {type: 'subscribe', url, since, hidden, hiddenClose},
+// {type: 'visibility', url, hidden} and {type: 'leave', url}.
 // To a page: {type: 'patch', id, fragments}, {type: 'navigate', id, location},
 // {type: 'status', live: 'connected' | 'reconnecting'}, {type: 'gone'} (reload: the stream's
 // session or order is not there any more).
@@ -68,6 +69,29 @@ const streams = new Streams({
   }
 });
 
+// Each tab's visibility: port → {hidden, hiddenClose}. Once every tab has been hidden for the
+// shortest hiddenClose among them, the browser's streams close; the first tab to show again opens
+// them, each from its own version. A tab whose page never closes (the kiosk: hiddenClose 0) keeps
+// them open.
+const tabs = new Map();
+let calmTimer = null;
+
+function reviewCalm() {
+  const all = [...tabs.values()];
+  const calm = all.length > 0 && all.every((tab) => tab.hidden && tab.hiddenClose > 0);
+  if (!calm) {
+    clearTimeout(calmTimer);
+    calmTimer = null;
+    streams.resume();
+    return;
+  }
+  if (calmTimer !== null || streams.paused) return;
+  calmTimer = setTimeout(() => {
+    calmTimer = null;
+    streams.pause();
+  }, Math.min(...all.map((tab) => tab.hiddenClose)));
+}
+
 function subscribe(port, url, since) {
   let page = pages.get(url);
   if (!page) {
@@ -125,8 +149,16 @@ self.addEventListener('connect', (event) => {
   port.addEventListener('message', (message) => {
     const data = message.data || {};
     if (typeof data.url !== 'string' || !data.url.startsWith('/')) return;
-    if (data.type === 'subscribe') subscribe(port, data.url, data.since || null);
-    if (data.type === 'leave') leave(port, data.url);
+    if (data.type === 'subscribe') {
+      tabs.set(port, { hidden: Boolean(data.hidden), hiddenClose: Number(data.hiddenClose) || 0 });
+      subscribe(port, data.url, data.since || null);
+    }
+    if (data.type === 'visibility' && tabs.has(port)) tabs.get(port).hidden = Boolean(data.hidden);
+    if (data.type === 'leave') {
+      tabs.delete(port);
+      leave(port, data.url);
+    }
+    reviewCalm();
   });
   port.start();
 });

@@ -50,6 +50,8 @@
       this.followed = new Map();
       /** base → the bundle on it. */
       this.bundles = new Map();
+      /** Whether the bundles are closed while every tab is hidden (`pause`, `resume`). */
+      this.paused = false;
     }
 
     /** Follows `url` from `since` (the version its page was rendered at), if not already. */
@@ -72,6 +74,25 @@
       if (!entry) return this.follow(url, since);
       entry.lastEventID = since;
       this.schedule(this.bundleOf(url), gather);
+    }
+
+    /** Closes every bundle, keeping each stream's version: the browser's tabs are all hidden. */
+    pause() {
+      this.paused = true;
+      for (const bundle of this.bundles.values()) {
+        if (bundle.timer !== null) clearTimeout(bundle.timer);
+        bundle.timer = null;
+        if (bundle.source) bundle.source.close();
+        bundle.source = null;
+        bundle.id = null;
+      }
+    }
+
+    /** Opens the bundles again, each stream from its own version: a tab shows again. */
+    resume() {
+      if (!this.paused) return;
+      this.paused = false;
+      for (const bundle of this.bundles.values()) this.schedule(bundle, 0);
     }
 
     /** Stops following `url`. */
@@ -145,6 +166,7 @@
     connect(bundle) {
       if (bundle.source) bundle.source.close();
       bundle.source = null;
+      if (this.paused) return;
       const entries = this.wanted(bundle);
       bundle.tags = entries;
       if (entries.length === 0) {

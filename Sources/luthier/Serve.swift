@@ -60,6 +60,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Minutes a session may go unused before it is dropped.")
     var sessionIdleMinutes = 30
 
+    @Option(
+        help:
+            "Seconds every tab of a browser may be hidden before its live streams close (they resume when one shows; 0: never)."
+    )
+    var hiddenStreamCloseSeconds = 300
+
     @Option(help: "Live sessions at most; past it new visitors get 503 with Retry-After.")
     var maxSessions = 20_000
 
@@ -182,6 +188,9 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard sessionIdleMinutes > 0 else { throw ValidationError("--session-idle-minutes must be at least 1.") }
+        guard (0...86_400).contains(hiddenStreamCloseSeconds) else {
+            throw ValidationError("--hidden-stream-close-seconds must be from 0 (never) to 86400.")
+        }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
         guard maxKioskStreams > 0 else { throw ValidationError("--max-kiosk-streams must be at least 1.") }
@@ -298,6 +307,7 @@ struct Serve: AsyncParsableCommand {
             orderLimitPerSession: .perHour(ordersPerHourPerSession),
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
+        configuration.hiddenStreamClose = hiddenStreamCloseSeconds > 0 ? .seconds(hiddenStreamCloseSeconds) : nil
         // A code another process adds or expires (`luthier codes`, another instance) reaches every
         // cart within this.
         configuration.codesRefreshInterval = .seconds(Codes.refreshSeconds)

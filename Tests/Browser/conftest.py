@@ -186,6 +186,14 @@ def admin_server(tmp_path_factory) -> Server:
 
 
 @pytest.fixture(scope="session")
+def calm_server(tmp_path_factory) -> Server:
+    """A shop whose pages close their streams after one second with every tab hidden (the
+    default is five minutes), with its metrics on (ADMIN_TOKEN), to see the streams drop."""
+    yield from _run_server(tmp_path_factory, "calm-server",
+                           ("--hidden-stream-close-seconds", "1", "--admin-token", ADMIN_TOKEN))
+
+
+@pytest.fixture(scope="session")
 def base_url(server: Server) -> str:
     return server.base_url
 

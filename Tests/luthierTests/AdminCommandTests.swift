@@ -200,6 +200,9 @@ struct AdminCommandTests {
             let refused = try Self.luthier(["--news-url", "ftp://x"], database: database)
             #expect(refused.status != 0)
             #expect(refused.error.contains("--news-url must be an http(s) URL"), "\(refused)")
+            let negative = try Self.luthier(["--hidden-stream-close-seconds=-1"], database: database)
+            #expect(negative.status != 0)
+            #expect(negative.error.contains("--hidden-stream-close-seconds must be from 0 (never) to 86400"))
         }
     }
 }

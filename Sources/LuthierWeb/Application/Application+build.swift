@@ -78,7 +78,9 @@ public func buildApplicationWithServices(
     let metrics = ShopMetrics(storeLockWaits: storeLockWaits)
     let environment = metrics.measuring(environment)
     let assets = try StaticAssetCatalog(directory: configuration.publicDirectory)
-    let renderer = try await PageRenderer(directory: configuration.templatesDirectory, assetURL: assets.url(for:))
+    let renderer = try await PageRenderer(
+        directory: configuration.templatesDirectory, assetURL: assets.url(for:),
+        hiddenStreamClose: configuration.hiddenStreamClose)
     var showroomEnvironment = environment
     if let showroomClock { showroomEnvironment.clock = showroomClock }
     // The shop's streams (the kiosk feed, the workshop floor, the rates) record into a recorder of

@@ -45,6 +45,9 @@ public struct LuthierConfiguration: Sendable {
     public var heartbeatSlices: Int
     /// The `retry:` hint sent on every event stream, in milliseconds.
     public var reconnectDelayMilliseconds: Int
+    /// How long every tab of a browser may be hidden before its streams close (they resume at
+    /// once when a tab shows again); nil: they never close. A kiosk's never do.
+    public var hiddenStreamClose: Duration? = .seconds(300)
     /// The largest form body accepted (413 past it).
     public var maxFormBytes: Int
     /// `Cache-Control` for files from `Public/`.

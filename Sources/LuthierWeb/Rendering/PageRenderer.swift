@@ -47,9 +47,15 @@ public struct PageRenderer: Sendable {
         "styles.css", "app.js", "favicon.svg", "events-worker.js", "stream-client.js",
     ]
 
-    /// - Parameter assetURL: the address to link a file of `Public/` by (the catalog's
-    ///   fingerprinted one); by default its plain name.
-    public init(directory: String, assetURL: (String) -> String? = { _ in nil }) async throws {
+    /// - Parameters:
+    ///   - assetURL: the address to link a file of `Public/` by (the catalog's fingerprinted one);
+    ///     by default its plain name.
+    ///   - hiddenStreamClose: how long a browser's tabs may all be hidden before its streams close
+    ///     (nil: never), written into every page for its script as the partial `setting/hidden-close`
+    ///     (milliseconds, 0 for never).
+    public init(
+        directory: String, assetURL: (String) -> String? = { _ in nil }, hiddenStreamClose: Duration? = .seconds(300)
+    ) async throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw LoadError.directoryMissing(directory)
@@ -59,6 +65,8 @@ public struct PageRenderer: Sendable {
             for name in Self.linkedAssets {
                 try library.register(assetURL(name) ?? "/\(name)", named: "asset/\(name)")
             }
+            let hiddenClose = hiddenStreamClose.map { $0.components.seconds * 1_000 } ?? 0
+            try library.register("\(hiddenClose)", named: "setting/hidden-close")
             self.library = library
         } catch {
             throw LoadError.parse(String(describing: error))
