@@ -32,3 +32,15 @@ def test_no_kind_of_page_scrolls_sideways_on_a_phone(driver, base_url):
     visit_every_kind_of_page(driver, base_url, measure)
     assert {name: found for name, found in measured.items() if found} == {}, measured
     assert len(measured) == KINDS_OF_PAGE
+
+
+def test_a_busy_kiosk_does_not_scroll_sideways_on_a_phone(driver, base_url):
+    """A busy shop's counters (five-digit numbers) still fit a phone: three side by side did not."""
+    from builder_page import wait_live
+
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    driver.get(base_url + "/kiosk")
+    wait_live(driver)
+    driver.execute_script("for (const n of document.querySelectorAll('.kiosk-number')) n.textContent = '12,345';")
+    scroll_width, width, sticking_out = driver.execute_script(OVERFLOWING)
+    assert scroll_width <= width, [f"{scroll_width} px wide", *sticking_out]
