@@ -164,6 +164,33 @@
     }
   }
 
+  // Each fragment the server declares announced (a patch says "announce": "polite" or "status")
+  // is read out through one of the page's two live regions, with its new text, once a fast run of
+  // changes has settled: arrowing through five colours says the last guitar and its price once.
+  // An error inside a fragment speaks for itself (role="alert") and is left out.
+  const settle = 500;
+  const regions = { polite: 'announce-polite', status: 'announce-status' };
+  const pendingAnnouncements = { polite: new Map(), status: new Map() };
+  let announceTimer = null;
+  function announce(kind, target, element) {
+    if (!pendingAnnouncements[kind]) return;
+    const scope = (element.querySelector('[data-announced]') || element).cloneNode(true);
+    for (const alert of scope.querySelectorAll('[role="alert"]')) alert.remove();
+    const label = element.dataset.announceLabel;
+    const text = `${label ? `${label} ` : ''}${scope.textContent}`.replace(/\s+/g, ' ').trim();
+    if (!text) return;
+    pendingAnnouncements[kind].delete(target);
+    pendingAnnouncements[kind].set(target, text);
+    window.clearTimeout(announceTimer);
+    announceTimer = window.setTimeout(() => {
+      for (const [which, texts] of Object.entries(pendingAnnouncements)) {
+        const region = document.getElementById(regions[which]);
+        if (region && texts.size > 0) region.textContent = [...texts.values()].join('. ');
+        texts.clear();
+      }
+    }, settle);
+  }
+
   // Morph the changed fragments in place, keeping keyboard focus where it was. When the guide
   // moves to another step, focus goes to the new step's heading instead, which screen readers
   // then read out ("Step 2 of 5: Color").
@@ -182,6 +209,7 @@
         withheld.delete(fragment.target);
         morphContent(element, fragment.html);
       }
+      if (fragment.announce) announce(fragment.announce, fragment.target, element);
     }
     syncDisabled();
     const stepAfter = guideStep();

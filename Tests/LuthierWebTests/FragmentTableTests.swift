@@ -1,6 +1,8 @@
 import Foundation
 import LuthierDomain
 import LuthierFeatures
+import NIOCore
+import ServerMachinery
 import Testing
 
 @testable import LuthierWeb
@@ -79,5 +81,33 @@ import Testing
         let folder = TestApp.repositoryRoot.appendingPathComponent("Templates/fragments").path
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         #expect(Set(files.map { "fragments/" + $0.replacingOccurrences(of: ".mustache", with: "") }) == partials)
+    }
+}
+
+extension FragmentTableTests {
+    @Test func theTablesDeclareHowEachChangeIsAnnouncedAndAStreamSaysSo() async throws {
+        let announcements = SessionFragments.table.announcements
+        #expect(announcements[BuildFragments.price] == .polite)
+        #expect(announcements[BuildFragments.description] == .polite)
+        #expect(announcements[BuildFragments.checkout] == .status)
+        #expect(announcements[CartFragments.summary] == .polite)
+        #expect(announcements[CheckoutFragments.order] == .status)
+        #expect(announcements[BuildFragments.picture] == nil, "a picture is described by its text, not announced")
+
+        // A session's stream writes the declaration into the patch of each announced fragment.
+        let renderer = try await Self.renderer()
+        let store = FragmentStore(
+            initial: BuildFragments.table.all(Self.output(.standard), renderer: renderer), announcements: announcements)
+        let start = store.version
+        var koa = Guitar.standard
+        koa.body = .koa
+        store.publish(
+            BuildFragments.table.changed(from: Self.output(.standard), to: Self.output(koa), renderer: renderer))
+        let event = String(buffer: store.patchEvent(since: start).patch ?? ByteBuffer())
+        // The picture, description, price, body picker and button changed: the description and
+        // price are announced politely, the button as a status, the rest not at all.
+        #expect(event.components(separatedBy: #","announce":"polite"}"#).count - 1 == 2)
+        #expect(event.components(separatedBy: #","announce":"status"}"#).count - 1 == 1)
+        #expect(event.components(separatedBy: #""target":"#).count - 1 == 5)
     }
 }

@@ -14,13 +14,18 @@ struct FragmentTable<Output: Sendable>: Sendable {
     /// One declared fragment, or a family of them (one per picker).
     struct Entry: Sendable {
         let templates: [String]
+        /// How a change of each of its targets is told to someone who cannot see it.
+        var announcements: [String: FragmentAnnouncement] = [:]
         let fragments: @Sendable (_ old: Output?, _ new: Output, _ renderer: PageRenderer) -> [Fragment]
     }
 
     let entries: [Entry]
+    /// How a change of each announced target is told: what the streams write into its patches.
+    let announcements: [String: FragmentAnnouncement]
 
     init(_ entries: [Entry]) {
         self.entries = entries
+        announcements = entries.reduce(into: [:]) { $0.merge($1.announcements) { first, _ in first } }
     }
 
     /// The partials the table renders.
@@ -41,7 +46,7 @@ struct FragmentTable<Output: Sendable>: Sendable {
     /// like the checkout): a part that appears renders whole; one that is absent renders nothing.
     func pullback<Whole: Sendable>(_ part: @escaping @Sendable (Whole) -> Output?) -> FragmentTable<Whole>.Entry {
         let entries = entries
-        return FragmentTable<Whole>.Entry(templates: templates) { old, new, renderer in
+        return FragmentTable<Whole>.Entry(templates: templates, announcements: announcements) { old, new, renderer in
             guard let new = part(new) else { return [] }
             let old = old.flatMap(part)
             return entries.flatMap { $0.fragments(old, new, renderer) }
@@ -52,11 +57,13 @@ struct FragmentTable<Output: Sendable>: Sendable {
 extension FragmentTable.Entry {
     /// The fragment `target`, rendered by `template` from `context` of the output, showing the
     /// parts `shows` picks out of it.
+    /// `announce` says how a change of it is told to someone who cannot see it (nil: it is not).
     static func fragment<Context: Sendable, each Part: Hashable & Sendable>(
-        _ target: String, _ template: String, context: @escaping @Sendable (Output) -> Context,
+        _ target: String, _ template: String, announce: FragmentAnnouncement? = nil,
+        context: @escaping @Sendable (Output) -> Context,
         shows parts: repeat @escaping @Sendable (Output) -> each Part
     ) -> Self {
-        Self(templates: [template]) { old, new, renderer in
+        Self(templates: [template], announcements: announce.map { [target: $0] } ?? [:]) { old, new, renderer in
             let projection = FragmentProjection(repeat (each parts)(new))
             if let old, FragmentProjection(repeat (each parts)(old)) == projection { return [] }
             return [
@@ -67,9 +74,10 @@ extension FragmentTable.Entry {
 
     /// As `fragment(_:_:context:shows:)`, rendered from the output itself.
     static func fragment<each Part: Hashable & Sendable>(
-        _ target: String, _ template: String, shows parts: repeat @escaping @Sendable (Output) -> each Part
+        _ target: String, _ template: String, announce: FragmentAnnouncement? = nil,
+        shows parts: repeat @escaping @Sendable (Output) -> each Part
     ) -> Self {
-        fragment(target, template, context: { $0 }, shows: repeat each parts)
+        fragment(target, template, announce: announce, context: { $0 }, shows: repeat each parts)
     }
 
     /// One fragment per item of a list, each rendered from the item and changed when it did
@@ -125,7 +133,7 @@ extension FragmentTable.Entry {
     /// `entry` only while `condition` holds for the new output (the checkout shows its lines for a
     /// cart and its parts for one guitar).
     static func when(_ condition: @escaping @Sendable (Output) -> Bool, _ entry: Self) -> Self {
-        Self(templates: entry.templates) { old, new, renderer in
+        Self(templates: entry.templates, announcements: entry.announcements) { old, new, renderer in
             condition(new) ? entry.fragments(old, new, renderer) : []
         }
     }

@@ -109,7 +109,8 @@ public final class Session: Sendable {
         saving = Mutex(Saving(base: snapshot.revision, stored: snapshot.revision > 0, lastStored: snapshot))
         fragments = FragmentStore(
             initial: SessionFragments.table.all(shop.currentOutput, renderer: renderer),
-            navigation: shop.initialNavigation, stopwatch: stopwatch)
+            navigation: shop.initialNavigation, announcements: SessionFragments.table.announcements,
+            stopwatch: stopwatch)
     }
 
     /// What every open tab of the session shows: the shop's output as last rendered, without a

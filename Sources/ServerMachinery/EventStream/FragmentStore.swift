@@ -64,6 +64,8 @@ public final class FragmentStore: ConditionWatched {
     private let state: Mutex<State>
     /// The first version of this store (its epoch, shifted into the upper bits).
     private let base: Int
+    /// How a change of each announced target is told (shared by every store of one table).
+    private let announcements: [String: FragmentAnnouncement]
     /// Time on the server's clock, for how long a published change takes to reach each stream;
     /// one shared by every session's store (nil: not measured).
     private let stopwatch: (@Sendable () -> Duration)?
@@ -74,11 +76,14 @@ public final class FragmentStore: ConditionWatched {
     ///   - epoch: the store's epoch; random by default (tests choose one).
     ///   - stopwatch: the time on the server's clock, to measure how long a change takes to reach
     ///     each stream (`sinceNewestPublish`).
+    ///   - announcements: how a change of each announced target is told, written into every patch
+    ///     that carries it (one dictionary shared by every store of a table).
     public init(
         initial fragments: [Fragment] = [], navigation: String? = nil, epoch: UInt32? = nil,
-        stopwatch: (@Sendable () -> Duration)? = nil
+        announcements: [String: FragmentAnnouncement] = [:], stopwatch: (@Sendable () -> Duration)? = nil
     ) {
         self.stopwatch = stopwatch
+        self.announcements = announcements
         let epoch = epoch ?? UInt32.random(in: 1...UInt32(1 << 20))
         base = Int(epoch) << 32
         var initial = State()
@@ -200,7 +205,8 @@ public final class FragmentStore: ConditionWatched {
         }
         if let cached { return (current, cached, navigate) }
         guard !fragments.isEmpty else { return (current, nil, navigate) }
-        let patch = EncodedPatch(ServerSentEvent.patchEvent(id: current, fragments: fragments))
+        let patch = EncodedPatch(
+            ServerSentEvent.patchEvent(id: current, fragments: fragments, announcements: announcements))
         state.withLock { state in
             // Kept only where another stream may ask the same: a session's one tab would otherwise
             // hold a copy of its whole page until its next change.

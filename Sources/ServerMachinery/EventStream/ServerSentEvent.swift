@@ -3,14 +3,20 @@ import NIOCore
 /// The text/event-stream wire format (WHATWG HTML, "Server-sent events").
 public enum ServerSentEvent {
     /// The patch event: the changed fragments as JSON, one `data:` line, with an increasing id.
-    public static func patch(id: Int, fragments: [Fragment]) -> String {
-        String(buffer: patchEvent(id: id, fragments: fragments))
+    public static func patch(
+        id: Int, fragments: [Fragment], announcements: [String: FragmentAnnouncement] = [:]
+    ) -> String {
+        String(buffer: patchEvent(id: id, fragments: fragments, announcements: announcements))
     }
 
     /// As `patch(id:fragments:)`, written straight into the bytes a stream sends. The picture
     /// alone is about 14 KB of markup to escape on every change, so this works on UTF-8 bytes,
     /// copying each run that needs no escape in one go.
-    public static func patchEvent(id: Int, fragments: [Fragment]) -> ByteBuffer {
+    ///
+    /// A fragment whose target `announcements` names carries `"announce":"polite"` (or `status`).
+    public static func patchEvent(
+        id: Int, fragments: [Fragment], announcements: [String: FragmentAnnouncement] = [:]
+    ) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(fragments.reduce(64) { $0 + $1.sentBytes + $1.target.utf8.count + 32 })
         buffer.writeString("id: \(id)\nevent: patch\ndata: {\"fragments\":[")
@@ -23,7 +29,11 @@ public enum ServerSentEvent {
                 buffer.writeStaticString(",\"html\":")
                 writeJSONString(fragment.html, into: &buffer)
             }
-            buffer.writeStaticString("}")
+            switch announcements.isEmpty ? nil : announcements[fragment.target] {
+            case .polite?: buffer.writeStaticString(",\"announce\":\"polite\"}")
+            case .status?: buffer.writeStaticString(",\"announce\":\"status\"}")
+            case nil: buffer.writeStaticString("}")
+            }
         }
         buffer.writeStaticString("]}\n\n")
         return buffer

@@ -13,9 +13,9 @@ enum BuildFragments {
 
     static let table = FragmentTable<BuildOutput>([
         .fragment(picture, "fragments/guitar-picture", context: \.artwork, shows: \.artwork),
-        .fragment(description, "fragments/guitar-description", shows: \.description),
-        .fragment(price, "fragments/guitar-price", shows: \.price),
+        .fragment(description, "fragments/guitar-description", announce: .polite, shows: \.description),
+        .fragment(price, "fragments/guitar-price", announce: .polite, shows: \.price),
         .each("fragments/picker", in: \.pickers, target: { pickerTarget($0.field) }),
-        .fragment(checkout, "fragments/checkout-button", shows: \.checkoutButton),
+        .fragment(checkout, "fragments/checkout-button", announce: .status, shows: \.checkoutButton),
     ])
 }

@@ -24,11 +24,11 @@ enum CartFragments {
             frame: \.cart.isEmpty, items: \.cart.lines, item: "fragments/cart-line", id: { "line-\($0.id)" },
             itemContext: CartLineView.init),
         .fragment(
-            summary, "fragments/cart-summary",
+            summary, "fragments/cart-summary", announce: .polite,
             context: { CartView(cart: $0.cart, checkoutButton: $0.button, drawingLines: false) },
             shows: \.cart.total, \.cart.discountedTotal, \.cart.discountLabel, \.cart.discount, \.cart.countLabel),
         .fragment(
-            actions, "fragments/cart-actions",
+            actions, "fragments/cart-actions", announce: .status,
             context: { CartView(cart: $0.cart, checkoutButton: $0.button, drawingLines: false) },
             shows: \.cart.isEmpty, \.button.isLoading, \.button.error),
     ])

@@ -17,11 +17,11 @@ enum CheckoutFragments {
         .fragment(shipping, "fragments/checkout-shipping", shows: \.shippingOptions),
         .fragment(currency, "fragments/checkout-currency", shows: \.currencies),
         .fragment(
-            totals, "fragments/checkout-totals",
+            totals, "fragments/checkout-totals", announce: .polite,
             shows: \.basePrice, \.additions, \.discountLabel, \.discount, \.shipping, \.grandTotal, \.ratesNote,
             \.deliveryTime, \.arePricesPending),
         .fragment(
-            order, "fragments/checkout-order",
+            order, "fragments/checkout-order", announce: .status,
             shows: \.orderButtonLabel, \.isOrderDisabled, \.isOrdering, \.notice, \.confirmation),
     ])
 }

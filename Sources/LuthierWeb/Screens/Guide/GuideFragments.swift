@@ -14,6 +14,6 @@ enum GuideFragments {
         .fragment(step, "fragments/guide-step", shows: \.step, \.options, \.answers, \.nextEnabled, \.backEnabled),
         .fragment(progress, "fragments/guide-progress", shows: \.progress),
         .fragment(picture, "fragments/guitar-picture", context: \.artwork, shows: \.artwork),
-        .fragment(summary, "fragments/guide-summary", shows: \.summary, \.price),
+        .fragment(summary, "fragments/guide-summary", announce: .polite, shows: \.summary, \.price),
     ])
 }
