@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "luthier", targets: ["luthier"]),
         .executable(name: "luthier-load", targets: ["luthier-load"]),
+        .executable(name: "luthier-floor", targets: ["luthier-floor"]),
         // For the micro-benchmarks in Benchmarks/Micro, a separate package that can only use products.
         .library(
             name: "LuthierLibraries", targets: ["LuthierDomain", "LuthierFeatures", "ServerMachinery", "LuthierWeb"]),
@@ -111,6 +112,16 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
             path: "Benchmarks/LuthierLoad"
+        ),
+        // The request path's floor for luthier-load: bare Hummingbird, no middleware, bytes from memory.
+        .executableTarget(
+            name: "luthier-floor",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/HummingbirdFloor"
         ),
         .testTarget(name: "LuthierDomainTests", dependencies: ["LuthierDomain"]),
         // The load tool's own parts (its event-stream reader), tested without a server.

@@ -53,6 +53,18 @@ final class ChildProcess {
         }
     }
 
+    /// Whether the server comes to answer `GET path` with `200` within `seconds`; false as soon as
+    /// it exits.
+    func answers(_ client: LoadHTTPClient, _ path: String, within seconds: Int = 10) async throws -> Bool {
+        let limit = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < limit {
+            if let response = try? await client.send(.GET, path, timeout: 2), response.status == 200 { return true }
+            if !process.isRunning { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// The last lines of the log, to explain a failed start.
     func logTail(lines: Int = 15) -> String {
         let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""

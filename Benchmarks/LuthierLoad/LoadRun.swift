@@ -598,12 +598,33 @@ final class LoadRun: Sendable {
                 "page.html.gz": Data(page.body.readableBytesView),
             ],
             folder: temporary.appendingPathComponent("nginx-pages"), port: try await freePort(), group: group)
+        // Bare Hummingbird with the same bytes, when luthier-floor was built beside this tool.
+        var floor: FloorServer?
         do {
-            let routes: [(ChildProcess, LoadHTTPClient, String, String?, [(String, String)])] = [
+            if let binary = FloorServer.binary {
+                floor = try await FloorServer.start(
+                    binary: binary, healthz: Data(healthz.body.readableBytesView),
+                    compressedPage: Data(page.body.readableBytesView),
+                    folder: temporary.appendingPathComponent("floor"), port: try await freePort(), group: group)
+            } else {
+                report.add("pages", "bare Hummingbird floor", "not built (swift build --product luthier-floor)")
+            }
+        } catch {
+            await nginx.process.stop()
+            throw error
+        }
+        do {
+            var routes: [(ChildProcess, LoadHTTPClient, String, String?, [(String, String)])] = [
                 (server, client, "/healthz", cookie, []), (server, client, "/", cookie, gzip),
                 (nginx.process, nginx.client, "/healthz", nil, []),
                 (nginx.process, nginx.client, "/page.html", nil, gzip),
             ]
+            if let floor {
+                routes += [
+                    (floor.process, floor.client, "/healthz", nil, []),
+                    (floor.process, floor.client, "/page.html", nil, gzip),
+                ]
+            }
             var rates = Array(repeating: 0.0, count: routes.count)
             var cpu = Array(repeating: 0.0, count: routes.count)
             var requests = Array(repeating: 0.0, count: routes.count)
@@ -620,11 +641,14 @@ final class LoadRun: Sendable {
             }
             let perRequest = zip(cpu, requests).map { $1 > 0 ? $0 / $1 * 1_000_000 : 0 }
             let bytesCost = max(perRequest[3] - perRequest[2], 0)
-            let floor = perRequest[0] / (perRequest[0] + bytesCost)
-            let lines = [
+            let best = perRequest[0] / (perRequest[0] + bytesCost)
+            var lines = [
                 ("luthier GET /healthz", 0), ("luthier GET / compressed", 1), ("nginx, the same /healthz body", 2),
                 ("nginx, the same \(page.body.readableBytes) bytes of page", 3),
             ]
+            if floor != nil {
+                lines += [("bare Hummingbird, the same /healthz body", 4), ("bare Hummingbird, the same page", 5)]
+            }
             for (label, index) in lines {
                 report.add(
                     "pages", "\(label) (in turns)",
@@ -638,12 +662,19 @@ final class LoadRun: Sendable {
                 "pages", "the bytes alone (nginx page − nginx trivial)",
                 "\(Report.number(bytesCost, 1)) µs CPU per request")
             report.add(
-                "pages", "the best ratio luthier's /healthz leaves with these bytes (by CPU)", Report.number(floor, 3))
+                "pages", "the best ratio luthier's /healthz leaves with these bytes (by CPU)", Report.number(best, 3))
+            if floor != nil {
+                report.add(
+                    "pages", "luthier ÷ bare Hummingbird, CPU per request: /healthz, compressed page",
+                    "\(ratio(perRequest[0], perRequest[4])), \(ratio(perRequest[1], perRequest[5]))")
+            }
         } catch {
             await nginx.process.stop()
+            await floor?.process.stop()
             throw error
         }
         await nginx.process.stop()
+        await floor?.process.stop()
     }
 
     private func staticFiles(_ client: LoadHTTPClient) async throws {

@@ -79,14 +79,7 @@ struct NginxServer {
             logURL: folder.appendingPathComponent("stdout.log"))
         try process.start()
         let client = LoadHTTPClient(group: group, host: "127.0.0.1", port: port)
-        let limit = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < limit {
-            if let response = try? await client.send(.GET, "/\(probe)", timeout: 2), response.status == 200 {
-                return NginxServer(process: process, client: client)
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        if try await process.answers(client, "/\(probe)") { return NginxServer(process: process, client: client) }
         let errors = (try? String(contentsOfFile: "\(temp)/error.log", encoding: .utf8)) ?? ""
         await process.stop()
         throw LoadError.failure(
