@@ -112,10 +112,13 @@
   // A patch morphs the page rather than replacing it: elements are matched by id, then by
   // position, and kept, with their focus, caret and selection, scroll positions, a <details>' open
   // state and any edited field's value; only what differs is changed.
-  function morphContent(element, html) {
+  function parsed(html) {
     const template = document.createElement('template');
     template.innerHTML = html;
-    morphChildren(element, template.content);
+    return template.content;
+  }
+  function morphContent(element, html) {
+    morphChildren(element, parsed(html));
   }
   function morphChildren(live, next) {
     const byID = new Map();
@@ -231,9 +234,7 @@
         current?.remove();
         continue;
       }
-      const template = document.createElement('template');
-      template.innerHTML = item.html;
-      const node = template.content.firstElementChild;
+      const node = parsed(item.html).firstElementChild;
       if (!node) continue;
       if (current) {
         morph(current, node);

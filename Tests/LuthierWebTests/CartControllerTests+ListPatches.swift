@@ -14,24 +14,7 @@ extension CartControllerTests {
     /// The cart page's lines, as a page loaded now shows them.
     static func linesOnPage(_ app: TestApp, cookie: String) async throws -> String {
         let page = try await app.get("/cart", cookie: cookie).text
-        let open = try #require(page.range(of: "<section id=\"cart-lines\""))
-        let start = try #require(page[open.upperBound...].firstIndex(of: ">"))
-        let end = try #require(page[start...].range(of: "</section>"))
-        return String(page[page.index(after: start)..<end.lowerBound])
-    }
-
-    /// Reads the stream until a patch that touches the cart's lines; returns it as sent, with its
-    /// bytes on the wire (uncompressed).
-    static func linesPatch(_ stream: EventStreamClient) async throws -> (patch: Patch, bytes: Int) {
-        for _ in 0..<10 {
-            let event = try await stream.nextEvent()
-            guard event.event == "patch" else { continue }
-            let patch = try event.patch()
-            if patch.targets.contains(CartFragments.lines) {
-                return (patch, event.data.joined(separator: "\n").utf8.count)
-            }
-        }
-        throw EventStreamClient.EndOfStream()
+        return try #require(FollowedPage.content(ofElement: CartFragments.lines, in: page))
     }
 
     @Test("a change to one line of a nineteen-line cart sends that line; adding and removing send one item")
@@ -48,7 +31,7 @@ extension CartControllerTests {
             // of the other eighteen.
             let eighth = CartLine.id(for: Self.nineteen[7])
             #expect(try await app.scriptPost("/cart/lines/\(eighth)/increment", form: "", cookie: cookie).status == 204)
-            let (changed, bytes) = try await Self.linesPatch(stream)
+            let (changed, bytes) = try await stream.nextSentPatch(touching: CartFragments.lines)
             let edits = try #require(changed.fragments.first { $0.target == CartFragments.lines }?.edits)
             #expect(edits.map(\.id) == ["quantity-\(eighth)", "line-total-\(eighth)"])
             #expect(edits.allSatisfy { !$0.isPut })
@@ -60,7 +43,9 @@ extension CartControllerTests {
             let twentieth = Guitar.allConfigurations[19]
             try await Self.add(app, Self.form(twentieth), cookie: cookie)
             let added = try #require(
-                try await Self.linesPatch(stream).patch.fragments.first { $0.target == CartFragments.lines })
+                try await stream.nextSentPatch(touching: CartFragments.lines).patch.fragments.first {
+                    $0.target == CartFragments.lines
+                })
             let last = CartLine.id(for: Self.nineteen[18])
             #expect(added.edits?.map(\.id) == ["line-\(CartLine.id(for: twentieth))"])
             #expect(added.edits?.first?.isPut == true)
@@ -71,7 +56,9 @@ extension CartControllerTests {
             let first = CartLine.id(for: Self.nineteen[0])
             #expect(try await app.scriptPost("/cart/lines/\(first)/remove", form: "", cookie: cookie).status == 204)
             let removed = try #require(
-                try await Self.linesPatch(stream).patch.fragments.first { $0.target == CartFragments.lines })
+                try await stream.nextSentPatch(touching: CartFragments.lines).patch.fragments.first {
+                    $0.target == CartFragments.lines
+                })
             #expect(removed.edits == [Patch.ListEdit(id: "line-\(first)", remove: true)])
             #expect(stream.shown.html(CartFragments.lines) == (try await Self.linesOnPage(app, cookie: cookie)))
             await stream.close()

@@ -10,46 +10,22 @@ import Testing
 /// The kiosk's orders and board are keyed lists: a new order sends its row and its column, not
 /// every row and column, and a kiosk following the stream shows what a kiosk loaded now shows.
 extension KioskControllerTests {
-    /// The content of the kiosk page's element `id` (a `<div>` holding a fragment).
-    static func fragmentOnPage(_ page: String, _ id: String) throws -> String {
-        let open = try #require(page.range(of: "<div id=\"\(id)\">"))
-        var depth = 1
-        var cursor = open.upperBound
-        while let next = page[cursor...].firstIndex(of: "<") {
-            if page[next...].hasPrefix("</div>") {
-                depth -= 1
-                if depth == 0 { return String(page[open.upperBound..<next]) }
-            } else if page[next...].hasPrefix("<div") {
-                depth += 1
-            }
-            cursor = page.index(after: next)
-        }
-        throw EventStreamClient.EndOfStream()
-    }
-
-    /// Reads the stream until a patch that touches `target`; returns it as sent.
-    static func sentPatch(on stream: EventStreamClient, touching target: String) async throws -> Patch {
-        for _ in 0..<20 {
-            let event = try await stream.nextEvent()
-            guard event.event == "patch" else { continue }
-            let patch = try event.patch()
-            if patch.targets.contains(target) { return patch }
-        }
-        throw EventStreamClient.EndOfStream()
-    }
-
     @Test("a second order reaches a kiosk that then shows what a kiosk loaded now shows")
     func aSecondOrderShowsAsOnAFreshKiosk() async throws {
         try await TestShop.run { app, shop in
             let (kiosk, _, _) = try await Self.openKiosk(app)
             _ = try await Self.placeOrder(app, shop: shop)
-            _ = try await Self.sentPatch(on: kiosk, touching: KioskFragments.orders)
+            _ = try await kiosk.nextSentPatch(touching: KioskFragments.orders)
             _ = try await Self.placeOrder(app, shop: shop, guitar: "shape=chunky&color=earth")
-            _ = try await Self.sentPatch(on: kiosk, touching: KioskFragments.orders)
+            _ = try await kiosk.nextSentPatch(touching: KioskFragments.orders)
 
             let page = try await app.get("/kiosk").text
-            #expect(kiosk.shown.html(KioskFragments.orders) == (try Self.fragmentOnPage(page, KioskFragments.orders)))
-            #expect(kiosk.shown.html(KioskFragments.board) == (try Self.fragmentOnPage(page, KioskFragments.board)))
+            #expect(
+                kiosk.shown.html(KioskFragments.orders)
+                    == FollowedPage.content(ofElement: KioskFragments.orders, in: page))
+            #expect(
+                kiosk.shown.html(KioskFragments.board)
+                    == FollowedPage.content(ofElement: KioskFragments.board, in: page))
             #expect(Self.orderRows(kiosk.shown.html(KioskFragments.orders)).count == 2)
             await kiosk.close()
         }

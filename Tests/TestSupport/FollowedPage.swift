@@ -26,6 +26,15 @@ package struct FollowedPage: Sendable, Equatable {
         }
     }
 
+    /// The content of the element whose id is `id` in a whole page (what a fragment targeting it
+    /// holds), or nil when the page has none.
+    package static func content(ofElement id: String, in page: String) -> String? {
+        guard let range = element(id, in: page), let startEnd = page[range].firstIndex(of: ">"),
+            let closing = page[range].lastIndex(of: "<")
+        else { return nil }
+        return String(page[page.index(after: startEnd)..<closing])
+    }
+
     /// `patch` as this page shows it once applied: the same targets, each with its whole HTML.
     package func shown(_ patch: Patch) -> Patch {
         Patch(fragments: patch.fragments.map { .init(target: $0.target, html: fragments[$0.target] ?? "") })

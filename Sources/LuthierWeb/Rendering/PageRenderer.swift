@@ -52,9 +52,9 @@ public struct PageRenderer: Sendable {
     ///     by default its plain name.
     ///   - hiddenStreamClose: how long a browser's tabs may all be hidden before its streams close
     ///     (nil: never), written into every page for its script as the partial `setting/hidden-close`
-    ///     (milliseconds, 0 for never).
+    ///     (milliseconds, 0 for never). The shop's default is its configuration's.
     public init(
-        directory: String, assetURL: (String) -> String? = { _ in nil }, hiddenStreamClose: Duration? = .seconds(300)
+        directory: String, assetURL: (String) -> String? = { _ in nil }, hiddenStreamClose: Duration? = nil
     ) async throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -63,6 +63,18 @@ final class EventStreamClient: Sendable {
         return (id, patch)
     }
 
+    /// Reads patches until one that touches `target` (skipping heartbeats and other changes);
+    /// returns it as sent, with the bytes of its data (uncompressed).
+    func nextSentPatch(touching target: String, within events: Int = 20) async throws -> (patch: Patch, bytes: Int) {
+        for _ in 0..<events {
+            let event = try await nextEvent()
+            guard event.event == "patch" else { continue }
+            let patch = try event.patch()
+            if patch.targets.contains(target) { return (patch, event.data.joined(separator: "\n").utf8.count) }
+        }
+        throw EndOfStream()
+    }
+
     /// What a page following this stream shows now.
     var shown: FollowedPage { page.withLock { $0 } }
 
