@@ -182,25 +182,40 @@ def page_state(driver) -> dict:
     return driver.execute_script(_STATE_JS)
 
 
+def wait_for_reading(driver, read, accept, describe: str, timeout: float = WAIT, explain=None):
+    """Reads the page with `read` every 0.1 s until `accept(reading)` holds, and returns that
+    reading. A read that fails mid-swap (a fragment replaced, a navigation) counts as unreadable,
+    not as an error. On time-out it fails naming `describe`, the last reading and, when `explain`
+    is given, what `explain(last reading)` says of it."""
+    seen: list = [None]
+
+    def matches(d):
+        try:
+            seen[0] = read(d)
+        except WebDriverException as error:
+            seen[0] = f"<unreadable: {type(error).__name__}>"
+            return False
+        return seen[0] if accept(seen[0]) else False
+
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
+    except WebDriverException:
+        why = f"\n{explain(seen[0])}" if explain and isinstance(seen[0], dict) else ""
+        raise AssertionError(
+            f"the page did not show {describe} within {timeout} s{why}\nlast seen: {seen[0]}") from None
+
+
+def differing(expected: dict):
+    """An `explain` for `wait_for_reading`: the keys whose reading differs from `expected`."""
+    return lambda seen: "differing (seen, expected): " + str(
+        {key: (seen.get(key), value) for key, value in expected.items() if seen.get(key) != value})
+
+
 def wait_for_guitar(driver, guitar: dict[str, str], timeout: float = WAIT) -> None:
     """Waits until picture, description, price and checked radios all show `guitar`."""
     expected = expected_view(guitar)
-    seen: list = [None]
-
-    def matches(d) -> bool:
-        try:
-            seen[0] = page_state(d)
-        except WebDriverException as error:  # mid-navigation, element swapped, …
-            seen[0] = f"<unreadable: {type(error).__name__}>"
-            return False
-        return seen[0] == expected
-
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
-    except WebDriverException:
-        raise AssertionError(
-            f"page did not show {guitar} within {timeout} s\n"
-            f"expected: {expected}\nlast seen: {seen[0]}") from None
+    wait_for_reading(driver, page_state, lambda seen: seen == expected, str(guitar), timeout,
+                     explain=lambda seen: f"expected: {expected}")
 
 
 def wait_live(driver, timeout: float = WAIT) -> None:
@@ -232,6 +247,17 @@ def label(driver, field: str, value: str):
 
 def normalized(text: str) -> str:
     return " ".join(text.split())
+
+
+def build(driver, guitar: dict[str, str], shown: dict[str, str] = DEFAULT) -> None:
+    """Clicks, one field at a time, the labels that turn the open builder's `shown` guitar into
+    `guitar` (JS on), waiting for the page to show each step."""
+    shown = dict(shown)
+    for field in FIELDS:
+        if guitar[field] != shown[field]:
+            click_label(driver, field, guitar[field])
+            shown[field] = guitar[field]
+            wait_for_guitar(driver, shown)
 
 
 def click_label(driver, field: str, value: str) -> None:

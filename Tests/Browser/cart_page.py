@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -20,7 +20,9 @@ from builder_page import (
     dollars,
     format_minor,
     half_even,
+    differing,
     total_price,
+    wait_for_reading,
     wait_live,
 )
 
@@ -208,28 +210,11 @@ def cart_checkout_state(driver) -> dict:
 
 
 def _wait_until(driver, read, expected: dict, describe: str, timeout: float) -> dict:
-    """Polls `read` until every key of `expected` reads as expected; returns that reading, or
+    """Reads with `read` until every key of `expected` reads as expected; returns that reading, or
     fails naming the keys that differ."""
-    seen: list = [None]
-
-    def matches(d):
-        try:
-            state = read(d)
-        except WebDriverException as error:  # mid-navigation, fragment swapped, …
-            seen[0] = f"<unreadable: {type(error).__name__}>"
-            return False
-        seen[0] = state
-        return state if all(state.get(key) == value for key, value in expected.items()) else False
-
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
-    except WebDriverException:
-        last = seen[0]
-        differing = ({key: (last.get(key), value) for key, value in expected.items()
-                      if last.get(key) != value} if isinstance(last, dict) else last)
-        raise AssertionError(
-            f"the page did not show {describe} within {timeout} s\n"
-            f"differing (seen, expected): {differing}\nlast seen: {last}") from None
+    return wait_for_reading(
+        driver, read, lambda seen: all(seen.get(key) == value for key, value in expected.items()),
+        describe, timeout, explain=differing(expected))
 
 
 def wait_for_cart(driver, lines: list[tuple[dict[str, str], int]],

@@ -22,10 +22,12 @@ from builder_page import (
     FIELDS,
     SHIPPING,
     WAIT,
+    differing,
     money,
     normalized,
     priced_name,
     quote,
+    wait_for_reading,
 )
 
 PART_TITLES = {"shape": "Shape", "color": "Color", "body": "Body", "fretboard": "Fretboard"}
@@ -114,41 +116,18 @@ def checkout_state(driver) -> dict:
     return driver.execute_script(_STATE_JS)
 
 
-def wait_for_state(driver, accept, describe: str, timeout: float = WAIT) -> dict:
-    """Polls `checkout_state` until `accept(state)` holds; returns that state."""
-    seen: list = [None]
-
-    def matches(d):
-        try:
-            seen[0] = checkout_state(d)
-        except WebDriverException as error:  # mid-navigation, fragment swapped, …
-            seen[0] = f"<unreadable: {type(error).__name__}>"
-            return False
-        return seen[0] if accept(seen[0]) else False
-
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
-    except WebDriverException:
-        raise AssertionError(
-            f"the page did not show {describe} within {timeout} s\nlast seen: {seen[0]}") from None
+def wait_for_state(driver, accept, describe: str, timeout: float = WAIT, explain=None) -> dict:
+    """Reads `checkout_state` until `accept(state)` holds; returns that state."""
+    return wait_for_reading(driver, checkout_state, accept, describe, timeout, explain)
 
 
 def wait_for_checkout(driver, guitar: dict[str, str], method: str = "pickup",
                       currency: str = "USD", timeout: float = WAIT) -> dict:
     """Waits until the checkout page shows `guitar` priced with `method` in `currency`."""
     expected = expected_checkout(guitar, method, currency)
-    seen: list = [None]
-
-    def accept(state: dict) -> bool:
-        seen[0] = {key: state.get(key) for key in expected}
-        return seen[0] == expected
-
-    try:
-        state = wait_for_state(driver, accept, f"{guitar}, {method}, {currency}", timeout)
-    except AssertionError as error:
-        differing = {key: (value, expected[key]) for key, value in (seen[0] or {}).items()
-                     if value != expected[key]}
-        raise AssertionError(f"{error}\ndiffering (seen, expected): {differing}") from None
+    state = wait_for_state(
+        driver, lambda seen: all(seen.get(key) == value for key, value in expected.items()),
+        f"{guitar}, {method}, {currency}", timeout, explain=differing(expected))
     assert ESTIMATE.fullmatch(state["estimate"] or ""), f"estimate reads {state['estimate']!r}"
     return state
 
@@ -279,18 +258,5 @@ def expected_order(number: str, guitar: dict[str, str], method: str, currency: s
 def wait_for_order_page(driver, number: str, guitar: dict[str, str], method: str,
                         currency: str, timeout: float = WAIT) -> None:
     expected = expected_order(number, guitar, method, currency)
-    seen: list = [None]
-
-    def matches(d) -> bool:
-        try:
-            seen[0] = order_state(d)
-        except WebDriverException as error:
-            seen[0] = f"<unreadable: {type(error).__name__}>"
-            return False
-        return seen[0] == expected
-
-    try:
-        WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
-    except WebDriverException:
-        raise AssertionError(f"order page did not show within {timeout} s\n"
-                             f"expected: {expected}\nlast seen: {seen[0]}") from None
+    wait_for_reading(driver, order_state, lambda seen: seen == expected, f"order {number}", timeout,
+                     explain=lambda seen: f"expected: {expected}")

@@ -3,12 +3,11 @@ of everything it shows, the texts it shows for a guitar and an order, and bounde
 
 from __future__ import annotations
 
-from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from builder_page import WAIT, description, name, wait_live
+from builder_page import WAIT, description, name, wait_for_reading, wait_live
 
 KIOSK_SIZE = (1920, 1080)  # the shop's big screen
 TARGETS = ("kiosk-showcase", "kiosk-orders", "kiosk-board", "kiosk-counters")
@@ -86,22 +85,8 @@ def open_kiosk(driver, base_url: str) -> dict:
 
 
 def wait_for_kiosk(driver, accept, describe: str, timeout: float = WAIT) -> dict:
-    """Polls `kiosk_state` until `accept(state)` holds; returns that state."""
-    seen: list = [None]
-
-    def matches(d):
-        try:
-            seen[0] = kiosk_state(d)
-        except WebDriverException as error:  # a fragment swapped mid-read
-            seen[0] = f"<unreadable: {type(error).__name__}>"
-            return False
-        return seen[0] if accept(seen[0]) else False
-
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(matches)
-    except WebDriverException:
-        raise AssertionError(
-            f"the kiosk did not show {describe} within {timeout} s\nlast seen: {seen[0]}") from None
+    """Reads `kiosk_state` until `accept(state)` holds; returns that state."""
+    return wait_for_reading(driver, kiosk_state, accept, describe, timeout)
 
 
 def showing(state: dict, guitar: dict[str, str]) -> bool:

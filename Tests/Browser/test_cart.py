@@ -14,8 +14,8 @@ from selenium.webdriver.common.by import By
 from builder_page import (
     DEFAULT,
     FIELDS,
+    build,
     choose_radio,
-    click_label,
     open_builder,
     submit_and_wait_for_reload,
     total_price,
@@ -61,16 +61,6 @@ def mark_page(driver) -> None:
 
 def assert_no_reload(driver, which: str) -> None:
     assert driver.execute_script("return window.__marker") == 1, f"{which} was reloaded"
-
-
-def build(driver, shown: dict[str, str], guitar: dict[str, str]) -> None:
-    """Clicks the labels that turn the open builder's `shown` guitar into `guitar` (JS on)."""
-    shown = dict(shown)
-    for field in FIELDS:
-        if guitar[field] != shown[field]:
-            click_label(driver, field, guitar[field])
-            shown[field] = guitar[field]
-            wait_for_guitar(driver, shown)
 
 
 def add_to_cart(driver, badge_after: int) -> None:
@@ -125,7 +115,7 @@ def test_two_tabs_share_the_cart_live_through_checkout_and_order(driver, base_ur
     d.switch_to.window(tab_a)
     wait_live(d)
     mark_page(d)
-    build(d, DEFAULT, LONG_V)
+    build(d, LONG_V)
     add_to_cart(d, 1)
     in_b([(LONG_V, 1)])
     in_a(1)
@@ -134,7 +124,7 @@ def test_two_tabs_share_the_cart_live_through_checkout_and_order(driver, base_ur
 
     # another configuration is another line, after the first
     d.switch_to.window(tab_a)
-    build(d, LONG_V, OTHER)
+    build(d, OTHER, shown=LONG_V)
     add_to_cart(d, 3)
     assert_no_reload(d, "the builder tab")
     lines = [(LONG_V, 2), (OTHER, 1)]
@@ -301,7 +291,7 @@ def test_a_line_change_moves_only_that_line(driver, base_url):
     wait_live(d)
     shown = DEFAULT
     for count, guitar in enumerate((LONG_V, OTHER, THIRD), start=1):
-        build(d, shown, guitar)
+        build(d, guitar, shown=shown)
         add_to_cart(d, count)
         shown = guitar
     d.switch_to.new_window("tab")
@@ -322,7 +312,7 @@ def test_a_line_change_moves_only_that_line(driver, base_url):
     # A fourth line, added in the other tab, comes last; the three stay as they were.
     fourth = {**OTHER, "color": "sky"}
     d.switch_to.window(tab_a)
-    build(d, shown, fourth)
+    build(d, fourth, shown=shown)
     add_to_cart(d, 5)
     d.switch_to.window(tab_b)
     wait_for_cart(d, [(LONG_V, 1), (OTHER, 2), (THIRD, 1), (fourth, 1)])

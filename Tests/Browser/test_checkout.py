@@ -17,8 +17,8 @@ from builder_page import (
     DEFAULT,
     FIELDS,
     WAIT,
+    build,
     choose_radio,
-    click_label,
     dollars,
     half_even,
     money,
@@ -49,16 +49,6 @@ from checkout_page import (
 
 GUITAR = {"shape": "longV", "color": "sky", "body": "koa", "fretboard": "ebony"}
 DEBOUNCE = 0.5  # seconds: the server waits this long after the last currency click
-
-
-def build(driver, guitar: dict[str, str]) -> None:
-    """Clicks the guitar's labels on the open builder (JS on), one field at a time."""
-    shown = dict(DEFAULT)
-    for field in FIELDS:
-        if guitar[field] != shown[field]:
-            click_label(driver, field, guitar[field])
-            shown[field] = guitar[field]
-            wait_for_guitar(driver, shown)
 
 
 def click_checkout(driver, guitar: dict[str, str]) -> None:

@@ -12,16 +12,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import (
-    DEFAULT,
-    FIELDS,
     WAIT,
-    click_label,
+    build,
     description,
     dollars,
     normalized,
     open_builder,
     total_price,
-    wait_for_guitar,
     wait_live,
 )
 from checkout_page import assert_confirmation, wait_for_checkout, wait_for_path, wait_for_state
@@ -56,16 +53,6 @@ def mark(driver) -> None:
 
 def assert_not_reloaded(driver, which: str) -> None:
     assert driver.execute_script("return window.__marker") == 1, f"the {which} was reloaded"
-
-
-def build(driver, guitar: dict[str, str]) -> None:
-    """Clicks the guitar's labels on the open builder, one field at a time."""
-    shown = dict(DEFAULT)
-    for field in FIELDS:
-        if guitar[field] != shown[field]:
-            click_label(driver, field, guitar[field])
-            shown[field] = guitar[field]
-            wait_for_guitar(driver, shown)
 
 
 def in_order(seen: list, order: list) -> bool:

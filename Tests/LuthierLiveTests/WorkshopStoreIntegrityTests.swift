@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import TestSupport
 import Testing
 
 @testable import LuthierLive
@@ -14,13 +14,7 @@ import Testing
             let store = try WorkshopStore(path: path)
             try await store.setStock(of: .body(.koa), to: 7)
         }
-        let root = try await DatabaseQueue(path: path).read { db in
-            try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'wood_stock'") ?? 0
-        }
-        let file = try #require(FileHandle(forUpdatingAtPath: path))
-        try file.seek(toOffset: UInt64((root - 1) * 4_096 + 8))
-        try file.write(contentsOf: Data(repeating: 0xff, count: 64))
-        try file.close()
+        try await damageRootPage(ofTable: "wood_stock", inSQLiteFileAt: path)
     }
 
     @Test func aDamagedFileIsRefusedWithASentenceUnlessTheOperatorAsksToServeIt() async throws {

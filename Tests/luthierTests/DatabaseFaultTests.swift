@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -145,13 +146,7 @@ struct DatabaseFaultTests {
                 let server = try await bench.startServer()
                 server.stop()
             }
-            let root = try await DatabaseQueue(path: path).read { db in
-                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'wood_stock'") ?? 0
-            }
-            let file = try #require(FileHandle(forUpdatingAtPath: path))
-            try file.seek(toOffset: UInt64((root - 1) * 4_096 + 8))
-            try file.write(contentsOf: Data(repeating: 0xff, count: 64))
-            try file.close()
+            try await damageRootPage(ofTable: "wood_stock", inSQLiteFileAt: path)
 
             let refused = try AdminCommandTests.luthier(["serve", "--port", "0"], database: bench.database)
             #expect(refused.status != 0, "\(refused)")

@@ -1,4 +1,3 @@
-import Synchronization
 import TestSupport
 
 /// What a browser's cookie jar does for the session cookie when an order replaces it (the session
@@ -6,20 +5,10 @@ import TestSupport
 /// jar maps it to the newest. Only an order's answer is learnt from, so tests of an expired
 /// session, whose cookie the server replaces with a new session's, still see the old one fail.
 final class SessionCookieJar: Sendable {
-    private let replacements = Mutex<[String: String]>([:])
+    private let replacements = CookieReplacements()
 
     /// The newest value of a cookie first seen as `value`.
-    func current(of value: String) -> String {
-        replacements.withLock { replacements in
-            var value = value
-            var hops = 0
-            while let next = replacements[value], hops < 64 {
-                value = next
-                hops += 1
-            }
-            return value
-        }
-    }
+    func current(of value: String) -> String { replacements.newest(of: value) }
 
     /// The headers with the session cookie replaced by its newest value.
     func rewrite(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
@@ -40,24 +29,17 @@ final class SessionCookieJar: Sendable {
             let sent = Self.sessionCookie(in: cookie.value),
             let set = SetCookie(response), set.name == TestApp.cookieName, set.value != sent, !set.value.isEmpty
         else { return }
-        replacements.withLock { $0[sent] = set.value }
+        replacements.record(sent, replacedBy: set.value)
     }
 
     /// Records that `old` was replaced by `new`.
-    func record(_ old: String, replacedBy new: String) {
-        guard old != new else { return }
-        replacements.withLock { replacements in
-            if replacements[old] == nil { replacements[old] = new }
-        }
-    }
+    func record(_ old: String, replacedBy new: String) { replacements.record(old, replacedBy: new) }
 
     /// How many replacements it knows.
-    var count: Int { replacements.withLock { $0.count } }
+    var count: Int { replacements.count }
 
     /// Whether `value` has been replaced since.
-    func isReplaced(_ value: String) -> Bool {
-        replacements.withLock { $0[value] != nil }
-    }
+    func isReplaced(_ value: String) -> Bool { replacements.isReplaced(value) }
 
     private static func sessionCookie(in header: String) -> String? {
         for part in header.split(separator: ";") {

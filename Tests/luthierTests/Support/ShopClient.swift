@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -44,20 +45,10 @@ struct ShopResponse: Sendable, CustomStringConvertible {
 /// `/checkout/order`): a cookie the test first got is sent as its newest value.
 final class ShopClient: Sendable {
     let http: HTTPClient
-    private let replacedCookies = Mutex<[String: String]>([:])
+    private let replacedCookies = CookieReplacements()
 
     /// The newest value of a session cookie first seen as `cookie`.
-    func newest(_ cookie: String) -> String {
-        replacedCookies.withLock { replaced in
-            var value = cookie
-            var hops = 0
-            while let next = replaced[value], hops < 64 {
-                value = next
-                hops += 1
-            }
-            return value
-        }
-    }
+    func newest(_ cookie: String) -> String { replacedCookies.newest(of: cookie) }
 
     init(connectionsPerHost: Int = 64) {
         var configuration = HTTPClient.Configuration()
@@ -94,7 +85,7 @@ final class ShopClient: Sendable {
         request.body = .bytes(ByteBuffer(string: form))
         let response = try await send(request, timeout: timeout)
         if url.hasSuffix("/checkout/order"), let sent, let renewed = response.sessionCookie, renewed != sent {
-            replacedCookies.withLock { $0[sent] = renewed }
+            replacedCookies.record(sent, replacedBy: renewed)
         }
         return response
     }
