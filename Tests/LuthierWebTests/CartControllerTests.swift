@@ -180,16 +180,14 @@ struct CartControllerTests {
         try await Self.run { app in
             let cookie = try await app.newSession()
             try await Self.add(app, "", cookie: cookie)
-            let unknown = try await app.scriptPost(
-                "/cart/lines/sharpV-sky-koa-ebony/increment", form: "", cookie: cookie)
-            #expect(unknown.status == 404)
-            #expect(unknown.text.contains("no line 'sharpV-sky-koa-ebony'"), "\(unknown.text)")
-            let badAction = try await app.scriptPost("/cart/lines/\(Self.standard)/double", form: "", cookie: cookie)
-            #expect(badAction.status == 422)
-            #expect(badAction.text.contains("increment, decrement or remove"), "\(badAction.text)")
-            let fields = try await app.scriptPost("/cart/items", form: "shape=longV", cookie: cookie)
-            #expect(fields.status == 422)
-            #expect(fields.text.contains("shape"), "\(fields.text)")
+            try await app.expectRefusal(
+                of: "", to: "/cart/lines/sharpV-sky-koa-ebony/increment", cookie: cookie, status: 404,
+                saying: "no line 'sharpV-sky-koa-ebony'")
+            try await app.expectRefusal(
+                of: "", to: "/cart/lines/\(Self.standard)/double", cookie: cookie, status: 422,
+                saying: "increment, decrement or remove")
+            try await app.expectRefusal(
+                of: "shape=longV", to: "/cart/items", cookie: cookie, status: 422, saying: "shape")
             let wrongType = try await app.post(
                 "/cart/clear", form: "{}", cookie: cookie, contentType: "application/json",
                 headers: [("X-Requested-With", "fetch")])
@@ -215,15 +213,12 @@ struct CartControllerTests {
             #expect(page.text("cart-discounted-total") == "$3,600")
             #expect(page.text("cart-discount-code") == "BAND10 (10 % off)")
 
-            let unknown = try await app.scriptPost("/cart/discount", form: "code=FREE100", cookie: cookie)
-            #expect(unknown.status == 422)
-            #expect(unknown.text.contains("'FREE100' is not a discount code we know"), "\(unknown.text)")
-            let expired = try await app.scriptPost("/cart/discount", form: "code=OLD20", cookie: cookie)
-            #expect(expired.status == 422)
-            #expect(expired.text.contains("has expired"), "\(expired.text)")
-            let missing = try await app.scriptPost("/cart/discount", form: "", cookie: cookie)
-            #expect(missing.status == 422)
-            #expect(missing.text.contains("code"), "\(missing.text)")
+            for (form, saying) in [
+                ("code=FREE100", "'FREE100' is not a discount code we know"), ("code=OLD20", "has expired"),
+                ("", "code"),
+            ] {
+                try await app.expectRefusal(of: form, to: "/cart/discount", cookie: cookie, status: 422, saying: saying)
+            }
             let empty = try await app.scriptPost("/cart/discount", form: "code=", cookie: cookie)
             #expect(empty.status == 422)
             page = try await Self.cartPage(app, cookie: cookie)

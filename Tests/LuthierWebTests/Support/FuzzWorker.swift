@@ -35,16 +35,15 @@ struct SocketFuzzWorker {
         var sent = 0
         var number = 0
         while sent < requests {
-            var message = fuzzer.next()
-            for index in message.requests.indices { message.requests[index].followRotations(app.jar) }
+            let message = fuzzer.next(following: app.jar)
             number += 1
             if message.requests.first?.needsFreshConnection == true { await dropConnection() }
             let start = ContinuousClock.now
             let result = await send(message)
             let elapsed = ContinuousClock.now - start
-            let problems = recorder.judge(
-                message, result, via: "socket \(index)", number: number, elapsed: elapsed)
-            if problems == 0 { recorder.learnOrders(message, result, app: app, orders: target.orders) }
+            recorder.take(
+                message, result, via: "socket \(index)", number: number, elapsed: elapsed, app: app,
+                orders: target.orders)
             sent += message.requests.count
             if mustReconnect(message, result) { await dropConnection() }
         }
@@ -147,8 +146,7 @@ struct InProcessFuzzWorker {
         var sent = 0
         var number = 0
         while sent < requests {
-            var message = fuzzer.next()
-            for index in message.requests.indices { message.requests[index].followRotations(app.jar) }
+            let message = fuzzer.next(following: app.jar)
             number += 1
             let via = "in-process \(index)"
             var responses: [RawHTTPResponse] = []
@@ -165,9 +163,9 @@ struct InProcessFuzzWorker {
                 if failure != nil { break }
             }
             let result: Result<[RawHTTPResponse], RawHTTPFailure> = failure.map { .failure($0) } ?? .success(responses)
-            let problems = recorder.judge(
-                message, result, via: via, number: number, elapsed: ContinuousClock.now - start)
-            if problems == 0 { recorder.learnOrders(message, result, app: app, orders: target.orders) }
+            recorder.take(
+                message, result, via: via, number: number, elapsed: ContinuousClock.now - start, app: app,
+                orders: target.orders)
             sent += message.requests.count
             if index == 0 { await driveClocks() }
         }
@@ -415,6 +413,17 @@ final class FuzzRecorder: Sendable {
             }
         }
         return problems.count
+    }
+
+    /// Judges the answers to one message and, when they are all as expected, learns the orders
+    /// they confirmed.
+    func take(
+        _ message: FuzzMessage, _ result: Result<[RawHTTPResponse], RawHTTPFailure>, via worker: String,
+        number: Int, elapsed: Duration, app: TestApp, orders: OrderBook
+    ) {
+        if judge(message, result, via: worker, number: number, elapsed: elapsed) == 0 {
+            learnOrders(message, result, app: app, orders: orders)
+        }
     }
 
     /// After an order is confirmed, remember its number and key, for the order pages.

@@ -202,6 +202,14 @@ struct RequestFuzzer {
 
     // MARK: the next message
 
+    /// The next message, its session cookies moved on to the newest ids the jar knows (an order
+    /// gives its session a new one).
+    mutating func next(following jar: SessionCookieJar) -> FuzzMessage {
+        var message = next()
+        for index in message.requests.indices { message.requests[index].followRotations(jar) }
+        return message
+    }
+
     /// The next write: one to six requests, pipelined (HTTP/1.1 lets a client send the next
     /// request before the answer to the last). A request after which the connection cannot go on
     /// (a stream, a refusal by the parser, `Connection: close`) ends its batch.

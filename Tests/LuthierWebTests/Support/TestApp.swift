@@ -6,6 +6,7 @@ import NIOHTTP1
 import ServerMachinery
 import ServiceLifecycle
 import TestSupport
+import Testing
 
 @testable import LuthierWeb
 
@@ -192,6 +193,17 @@ struct TestApp: Sendable {
         headers: [(name: String, value: String)] = []
     ) async throws -> TestHTTPResponse {
         try await post(path, form: form, cookie: cookie, headers: [("X-Requested-With", "fetch")] + headers)
+    }
+
+    /// Posts `form` as the page script does and expects it refused with `status`, in a sentence
+    /// that says `saying`.
+    func expectRefusal(
+        of form: String, to path: String, cookie: String?, status: Int, saying: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let refused = try await scriptPost(path, form: form, cookie: cookie)
+        #expect(refused.status == status, "\(refused.text)", sourceLocation: sourceLocation)
+        #expect(refused.text.contains(saying), "\(refused.text)", sourceLocation: sourceLocation)
     }
 
     /// Opens the page as a new visitor and returns the session cookie's value, with its session

@@ -27,43 +27,11 @@ func renderingBenchmarks() {
         }
     )
 
-    Benchmark(
-        "Render fragment guitar-picture",
-        configuration: .micro,
-        closure: { benchmark, renderer in
-            let artwork = Fixtures.buildOutput.artwork
-            for _ in benchmark.scaledIterations {
-                blackHole(renderer.render(artwork, template: "fragments/guitar-picture"))
-            }
-        },
-        setup: { try await PageRenderer(directory: RepositoryPaths.templates) }
-    )
-
+    fragmentBenchmark("guitar-picture", rendering: Fixtures.buildOutput.artwork)
     // A one-value template whose context is the whole output: what reflecting over `BuildOutput` costs.
-    Benchmark(
-        "Render fragment guitar-price",
-        configuration: .micro,
-        closure: { benchmark, renderer in
-            let output = Fixtures.buildOutput
-            for _ in benchmark.scaledIterations {
-                blackHole(renderer.render(output, template: "fragments/guitar-price"))
-            }
-        },
-        setup: { try await PageRenderer(directory: RepositoryPaths.templates) }
-    )
-
+    fragmentBenchmark("guitar-price", rendering: Fixtures.buildOutput)
     // The loop-heavy fragment: four options, each looking up names in its own and its picker's context.
-    Benchmark(
-        "Render fragment picker",
-        configuration: .micro,
-        closure: { benchmark, renderer in
-            let pickers = Fixtures.buildOutput.pickers
-            for _ in benchmark.scaledIterations {
-                blackHole(renderer.render(pickers[0], template: "fragments/picker"))
-            }
-        },
-        setup: { try await PageRenderer(directory: RepositoryPaths.templates) }
-    )
+    fragmentBenchmark("picker", rendering: Fixtures.buildOutput.pickers[0])
 
     Benchmark(
         "Render builder fragments (all 8)",
@@ -83,4 +51,18 @@ func renderingBenchmarks() {
             blackHole(GuitarArtwork.Drawing(guitar: guitar).svg)
         }
     }
+}
+
+/// What rendering the fragment template `fragments/<name>` with `context` costs.
+private func fragmentBenchmark(_ name: String, rendering context: some Sendable) {
+    Benchmark(
+        "Render fragment \(name)",
+        configuration: .micro,
+        closure: { benchmark, renderer in
+            for _ in benchmark.scaledIterations {
+                blackHole(renderer.render(context, template: "fragments/\(name)"))
+            }
+        },
+        setup: { try await PageRenderer(directory: RepositoryPaths.templates) }
+    )
 }
