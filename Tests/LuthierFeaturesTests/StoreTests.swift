@@ -71,7 +71,7 @@ private final class SinkLog: Sendable {
         let task = Task {
             for await _ in store.states() {}
         }
-        while store.subscriberCount == 0 { await Task.yield() }
+        _ = await store.untilSubscribers { $0 == 1 }
         task.cancel()
         await task.value
         #expect(store.subscriberCount == 0)
@@ -86,13 +86,43 @@ private final class SinkLog: Sendable {
         for _ in 0..<2_000 {
             let store = Self.store()
             let reader = Task { for await _ in store.states() {} }
-            while store.subscriberCount == 0 { await Task.yield() }
+            _ = await store.untilSubscribers { $0 == 1 }
             let sender = Task.detached { for _ in 0..<20 { store.send(.add(1)) } }
             reader.cancel()
             await sender.value
             await reader.value
             #expect(store.subscriberCount == 0)
         }
+    }
+
+    @Test func aWaitForACountOfReadersIsResumedByTheChangeThatMeetsIt() async {
+        let store = Self.store()
+        async let oneReader = store.untilSubscribers { $0 == 1 }
+        let reader = Task { for await _ in store.states() {} }
+        #expect(await oneReader)
+        let subscription = store.sink { _ in }
+        #expect(store.subscriberCount == 2)
+        async let noReader = store.untilSubscribers { $0 == 0 }
+        reader.cancel()
+        await reader.value
+        subscription.cancel()
+        #expect(await noReader)
+    }
+
+    @Test func closingTheStoreMeetsAWaitForNoReaders() async {
+        let store = Self.store()
+        let subscription = store.sink { _ in }
+        defer { subscription.cancel() }
+        async let none = store.untilSubscribers { $0 == 0 }
+        store.close()
+        #expect(await none)
+    }
+
+    @Test func aCancelledWaitForReadersReturnsFalse() async {
+        let store = Self.store()
+        let wait = Task { await store.untilSubscribers { $0 == 5 } }
+        wait.cancel()
+        #expect(await wait.value == false)
     }
 
     @Test func aSinkGetsTheCurrentStateAtOnceThenEveryDistinctChangeInOrder() {

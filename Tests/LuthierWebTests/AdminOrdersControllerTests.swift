@@ -103,8 +103,9 @@ struct AdminOrdersControllerTests {
             #expect(early.status == 409)
             #expect(early.text.contains("only a pickup order that is Ready for pickup"))
             for _ in 0..<4 { try await KioskControllerTests.advanceShowroom(app, by: .seconds(10)) }
-            let ready = await eventuallyAsync {
-                (try? await shop.store.order(number: number))??.status == .readyForPickup
+            // The floor tells the stage once it is stored.
+            let ready = await firstValue(of: app.services.showroom.floor.outputs()) { floor in
+                (floor.recentOrders + floor.inProgress).contains { $0.number == number && $0.status == .readyForPickup }
             }
             #expect(ready)
             let late = try await app.post("/admin/orders/\(number)/cancel", form: "note=x", headers: Self.bearer)

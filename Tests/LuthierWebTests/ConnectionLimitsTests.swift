@@ -19,7 +19,9 @@ struct ConnectionLimitsTests {
             let first = try await app.openEventStream(cookie: cookie)
             let second = try await app.openEventStream(cookie: cookie)
             #expect(first.head.status == .ok && second.head.status == .ok)
-            #expect(await eventually { app.liveSession(cookie)?.openStreamCount == 2 })
+            // The session counts a stream before the hub does.
+            #expect(await app.streams { $0.open == 2 })
+            #expect(app.liveSession(cookie)?.openStreamCount == 2)
             let third = try await app.get("/events", cookie: cookie)
             #expect(third.status == 503)
             #expect(third.header("retry-after") == "30")
@@ -117,12 +119,12 @@ struct ConnectionLimitsTests {
             // An idle connection holds the only place.
             let holder = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connect(host: "127.0.0.1", port: app.port).get()
-            #expect(await eventually { app.services.connections.current == 1 })
+            #expect(await within { _ = await app.services.connections.untilCurrent { $0 == 1 } })
             let refused = try await app.get("/healthz")
             #expect(refused.status == 503)
             #expect(refused.header("retry-after") != nil)
             try await holder.close()
-            #expect(await eventually { app.services.connections.current == 0 })
+            #expect(await within { _ = await app.services.connections.untilCurrent { $0 == 0 } })
             let served = try await app.get("/healthz")
             #expect(served.status == 200)
         }

@@ -429,16 +429,14 @@ struct KioskControllerTests {
                 recentOrders: [order], inProgress: [order], guitarsOrderedToday: 1, updatedAt: TestShop.now))
         let feed = Task { await showroom.feed.run() }
         defer { feed.cancel() }
-        #expect(await eventually { showroom.feed.currentOutput.guitarsOrderedToday == 1 })
+        #expect(await firstValue(of: showroom.feed.outputs()) { $0.guitarsOrderedToday == 1 })
 
         // Once the renderer runs, every stream's fragments show the order, like the page does.
         let rendering = Task { await showroom.renderKiosk() }
         defer { rendering.cancel() }
-        let caughtUp = await eventually {
-            Self.orderRows(
-                showroom.kioskFragments.changes(since: 0).fragments.first { $0.target == "kiosk-orders" }?.html
-            )
-            .map(\.description) == [Self.skyDescription]
+        let caughtUp = await showroom.kioskFragments.until { fragments in
+            Self.orderRows(fragments.changes(since: 0).fragments.first { $0.target == "kiosk-orders" }?.html)
+                .map(\.description) == [Self.skyDescription]
         }
         #expect(caughtUp, "the kiosk streams still show the workshop as it was before the floor loaded")
         let board = showroom.kioskFragments.changes(since: 0).fragments.first { $0.target == "kiosk-board" }?.html
@@ -478,7 +476,8 @@ struct KioskControllerTests {
         try await TestShop.run { app, shop in
             let showroom = app.services.showroom
             // The renderer follows the feed, and the feed follows the floor, from the start.
-            #expect(await eventually { showroom.feed.subscriberCount >= 1 && showroom.floor.subscriberCount >= 1 })
+            #expect(await within { _ = await showroom.feed.untilSubscribers { $0 >= 1 } })
+            #expect(await within { _ = await showroom.floor.untilSubscribers { $0 >= 1 } })
             let feedReaders = showroom.feed.subscriberCount
             let floorReaders = showroom.floor.subscriberCount
             #expect(feedReaders == 1)
@@ -501,8 +500,8 @@ struct KioskControllerTests {
             #expect(await app.streams { $0.open == 0 }, "\(app.services.hub.openStreams) open")
             #expect(await within { _ = await showroom.kioskFragments.waitUntil({ $0 == 0 }) })
             #expect(
-                await eventually { showroom.floor.subscriberCount == floorReaders }, "\(showroom.floor.subscriberCount)"
-            )
+                await within { _ = await showroom.floor.untilSubscribers { $0 == floorReaders } },
+                "\(showroom.floor.subscriberCount)")
             #expect(showroom.feed.subscriberCount == feedReaders)
             #expect(app.services.registry.count == 1)
 
@@ -545,8 +544,8 @@ struct KioskControllerTests {
             }
             #expect(await app.streams { $0.open == 0 })
             #expect(await within { _ = await app.services.showroom.kioskFragments.waitUntil({ $0 == 0 }) })
-            #expect(await eventually { app.services.showroom.floor.subscriberCount == 0 })
-            #expect(await eventually { app.services.showroom.feed.subscriberCount == 0 })
+            #expect(await within { _ = await app.services.showroom.floor.untilSubscribers { $0 == 0 } })
+            #expect(await within { _ = await app.services.showroom.feed.untilSubscribers { $0 == 0 } })
         }
     }
 }

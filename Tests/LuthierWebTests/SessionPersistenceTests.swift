@@ -145,6 +145,7 @@ struct SessionPersistenceTests {
         let store = try WorkshopStore(path: path)
         let old = SessionSnapshot(orderKey: "k1", analyticsKey: "a1", revision: 1)
         #expect(try await SessionStore.live(store: store).save("old-key", 0, old) == .saved)
+        let (swept, sweeps) = AsyncStream<Int>.makeStream()
         // The live environment's `now` is in 2027, long after the row was written.
         try await TestApp.run(
             configure: {
@@ -155,11 +156,19 @@ struct SessionPersistenceTests {
                 var environment = LuthierEnvironment.webTest(clock: clock)
                 environment.now = { Date().addingTimeInterval(2 * 24 * 3_600) }
                 environment.sessions = .live(store: store)
+                // The sweep tells each deletion it has made (nothing polls the database).
+                let deleteUnused = environment.sessions.deleteUnused
+                environment.sessions.deleteUnused = { before, leftoverBefore in
+                    let deleted = try await deleteUnused(before, leftoverBefore)
+                    sweeps.yield(deleted)
+                    return deleted
+                }
                 return environment
             }
         ) { app in
-            let deleted = await eventuallyAsync { (try? await SessionStore.live(store: store).load("old-key")) == nil }
-            #expect(deleted)
+            #expect(await firstValue(of: swept) { $0 == 1 })
+            let stored = try await SessionStore.live(store: store).load("old-key")
+            #expect(stored == nil)
         }
     }
 }

@@ -80,10 +80,10 @@ struct SessionServiceTests {
             let cookie = try await app.newSession()
             let session = try #require(app.liveSession(cookie))
             #expect(try await app.scriptPost(form: "shape=longV", cookie: cookie).status == 204)
-            #expect(await eventually { session.build.outputSubscriberCount == 1 })
+            #expect(await within { _ = await session.build.untilOutputSubscribers { $0 == 1 } })
             try await app.advance(by: .seconds(75))
             #expect(app.services.registry.count == 0)
-            #expect(await eventually { session.build.outputSubscriberCount == 0 })
+            #expect(await within { _ = await session.build.untilOutputSubscribers { $0 == 0 } })
             #expect(session.fragments.addWaker(StreamWaker(AsyncStream<Void>.makeStream().continuation)) == nil)
         }
     }

@@ -115,32 +115,23 @@ package func withTimeout<Value: Sendable>(
     }
 }
 
-/// Waits, in short steps and for at most `limit`, until `condition` holds; for server-side
-/// clean-up that has no event to await. Returns whether it held.
-package func eventually(
-    within limit: Duration = .seconds(5),
-    _ condition: @Sendable () -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: limit)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        await Task.yield()
-        try? await Task.sleep(for: .milliseconds(5))
+/// Returns true once `values` yields one that meets `condition` (a store's states, a feed's
+/// outputs: each as it is told, nothing polled); false if the sequence ends or `limit` passes
+/// first. The limit only keeps a broken server from hanging the test.
+package func firstValue<Values: AsyncSequence & Sendable>(
+    of values: Values, within limit: Duration = .seconds(5),
+    where condition: @escaping @Sendable (Values.Element) -> Bool
+) async -> Bool where Values.Element: Sendable {
+    let met = Mutex(false)
+    let finished = await within(limit) {
+        do {
+            for try await value in values where condition(value) {
+                met.withLock { $0 = true }
+                return
+            }
+        } catch {}
     }
-    return true
-}
-
-/// As `eventually`, for a condition that has to await (a database read).
-package func eventuallyAsync(
-    within limit: Duration = .seconds(5),
-    _ condition: @Sendable () async -> Bool
-) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: limit)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
+    return finished && met.withLock { $0 }
 }
 
 /// Runs `wait` (an await the code under test resumes when something happened: a count, a sleep)

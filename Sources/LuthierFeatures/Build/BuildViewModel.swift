@@ -161,6 +161,11 @@ public final class BuildViewModel: Sendable {
     /// How many readers follow the outputs (used to prove streams are released).
     public var outputSubscriberCount: Int { store.subscriberCount }
 
+    /// Returns once the number of the output's readers meets `condition` (false if cancelled first).
+    public func untilOutputSubscribers(_ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
+        await store.untilSubscribers(condition)
+    }
+
     /// Ends every output sequence; used when the session that owns the model goes away.
     public func close() {
         store.close()

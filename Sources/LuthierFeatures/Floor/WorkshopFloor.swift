@@ -58,6 +58,11 @@ public final class WorkshopFloor: Sendable {
     /// How many readers follow the floor.
     public var subscriberCount: Int { store.subscriberCount }
 
+    /// Returns once the number of readers meets `condition` (false if cancelled first).
+    public func untilSubscribers(_ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
+        await store.untilSubscribers(condition)
+    }
+
     /// Ends the stage timer and every reader's outputs (on shutdown).
     public func close() { store.close() }
 }

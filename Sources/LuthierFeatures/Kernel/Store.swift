@@ -30,6 +30,8 @@ public final class Store<R: Reducer>: Sendable {
     private let core: Mutex<Core>
     /// Readers whose stream ended while another held `core` (see `readerEnded`).
     private let endedReaders: Mutex<[Int]>
+    /// Those awaiting a count of readers (`untilSubscribers`).
+    private let readerWaiters = ReaderCountWaiters()
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
     /// Where the store tells what it does, for the inspector and `LOG_LEVEL=trace`: each input
@@ -65,7 +67,11 @@ public final class Store<R: Reducer>: Sendable {
     /// Every state from the current one on, conflated for a slow reader (its latest value wins).
     public func states() -> AsyncStream<State> {
         let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        guard let id = core.withLock({ $0.readers.addStream(continuation, current: $0.state) }) else {
+        let added = core.withLock { core in
+            defer { readerWaiters.counted(core.readers.count) }
+            return core.readers.addStream(continuation, current: core.state)
+        }
+        guard let id = added else {
             continuation.finish()
             return stream
         }
@@ -84,8 +90,17 @@ public final class Store<R: Reducer>: Sendable {
     /// So the reader is removed at once if the lock is free, and otherwise by the next holder of
     /// the lock (`dropEndedReaders`); meanwhile a yield to it is a no-op.
     private func readerEnded(_ id: Int) {
-        let removed: Void? = core.withLockIfAvailable { $0.readers.remove(id) }
-        if removed == nil { endedReaders.withLock { $0.append(id) } }
+        let removed: Void? = core.withLockIfAvailable { core in
+            core.readers.remove(id)
+            readerWaiters.counted(core.readers.count)
+        }
+        guard removed == nil else { return }
+        endedReaders.withLock { $0.append(id) }
+        // Someone awaits a count this end changes: the next holder of the lock would tell them,
+        // but nothing says when one comes. Only a test or a shutdown waits, so a task is cheap here.
+        if !readerWaiters.isEmpty {
+            Task { [weak self] in self?.core.withLock { core in self?.dropEndedReaders(&core) } }
+        }
     }
 
     /// Removes the readers whose end could not take the lock. Called holding it; the two locks are
@@ -95,20 +110,29 @@ public final class Store<R: Reducer>: Sendable {
             defer { ended = [] }
             return ended
         }
+        guard !ended.isEmpty else { return }
         for id in ended { core.readers.remove(id) }
+        readerWaiters.counted(core.readers.count)
     }
 
     /// Calls `receive` with the state now and with every later distinct one, serially and in order,
     /// outside the store's lock; conflated for a slow callback. No task waits between states.
     public func sink(_ receive: @escaping @Sendable (State) -> Void) -> BroadcastSubscription {
         let sink = BroadcastSink(receive)
-        guard let id = core.withLock({ $0.readers.addSink(sink, current: $0.state) }) else {
+        let added = core.withLock { core in
+            defer { readerWaiters.counted(core.readers.count) }
+            return core.readers.addSink(sink, current: core.state)
+        }
+        guard let id = added else {
             return BroadcastSubscription {}
         }
         sink.drain()
         return BroadcastSubscription { [weak self] in
             sink.cancel()
-            self?.core.withLock { $0.readers.remove(id) }
+            self?.core.withLock { core in
+                core.readers.remove(id)
+                self?.readerWaiters.counted(core.readers.count)
+            }
         }
     }
 
@@ -213,6 +237,26 @@ public final class Store<R: Reducer>: Sendable {
         }
     }
 
+    /// Returns true once the number of readers meets `condition` (at once if it does), false if
+    /// the task is cancelled first: what proves streams are released, awaited rather than polled.
+    /// `condition` runs under the store's lock: it must not read or send to the store.
+    public func untilSubscribers(_ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
+        let number = readerWaiters.number()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                // Nil once registered; else the answer now: met, or cancelled before it could wait.
+                let answer = core.withLock { core -> Bool? in
+                    dropEndedReaders(&core)
+                    if condition(core.readers.count) { return true }
+                    return readerWaiters.add(number, condition, continuation) ? nil : false
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            readerWaiters.cancel(number)
+        }
+    }
+
     /// Effects in flight now.
     public var runningEffects: Int { core.withLock { $0.running.count } }
 
@@ -225,6 +269,7 @@ public final class Store<R: Reducer>: Sendable {
                 core.running = [:]
                 core.closeWaiters = []
             }
+            defer { readerWaiters.counted(core.readers.count) }
             return (core.running.values.map(\.task), core.closeWaiters, core.readers.finish())
         }
         for task in tasks { task.cancel() }

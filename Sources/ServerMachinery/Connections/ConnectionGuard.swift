@@ -224,7 +224,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
 public final class ConnectionCounter: Sendable {
     /// Connections served at once at most; more are answered 503.
     public let limit: Int
-    private let open = Atomic<Int>(0)
+    private let open = WatchedCount()
     private let refusals = Atomic<Int>(0)
     private let cutOffs = Atomic<Int>(0)
 
@@ -233,15 +233,21 @@ public final class ConnectionCounter: Sendable {
     }
 
     /// Connections open right now (including refused ones still being answered).
-    public var current: Int { open.load(ordering: .relaxed) }
+    public var current: Int { open.value }
+
+    /// Returns once the connections open meet `condition` (false if the task is cancelled first):
+    /// a test knows the server has let a connection go without looking again and again.
+    public func untilCurrent(_ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
+        await open.waitUntil(condition)
+    }
 
     /// Counts a new connection; false when it is one too many (it is still counted until released).
     package func admit() -> Bool {
-        open.wrappingAdd(1, ordering: .relaxed).newValue <= limit
+        open.add(1) <= limit
     }
 
     package func release() {
-        open.wrappingSubtract(1, ordering: .relaxed)
+        open.add(-1)
     }
 
     /// Connections answered `503` at the cap since the start.

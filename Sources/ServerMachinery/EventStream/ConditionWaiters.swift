@@ -35,6 +35,9 @@ package struct ConditionWaiters<Value>: Sendable {
     /// Whether nobody waits: an owner need not work out what they watch.
     package var isEmpty: Bool { waiters.isEmpty }
 
+    /// How many wait.
+    package var count: Int { waiters.count }
+
     /// Takes out the waiters whose condition `value` meets.
     package mutating func satisfied(by value: Value) -> [CheckedContinuation<Bool, Never>] {
         guard !waiters.isEmpty else { return [] }

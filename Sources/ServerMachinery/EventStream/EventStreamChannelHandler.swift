@@ -250,6 +250,9 @@ package final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableCh
                     .init(tag: tag, error: UserFacingError(.gone, "This stream has ended; load its page again.")))
                 continue
             }
+            // The owner counts it first (a session's streams), then the hub, whose counts a caller
+            // may await: once they show the stream, so does its owner.
+            connection.opened()
             let hubID = hub.register(waker, kind: connection.kind, client: connection.client)
             // Counted until its connection has closed, not only until its last event: the hub's
             // counts (its caps, and the drain a graceful shutdown waits for) hold every connection
@@ -257,7 +260,6 @@ package final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableCh
             context.channel.closeFuture.whenComplete { _ in hub.unregister(hubID) }
             let lane = "\(hubID).patch"
             connection.tap?.record(lane, .subscribed)
-            connection.opened()
             parts.append(
                 Part(connection: connection, tag: part.tag, sent: 0, storeWaker: storeWaker, hubID: hubID, lane: lane))
         }

@@ -101,7 +101,9 @@ struct TestApp: Sendable {
             )
             // The journal's reader loads once at start, as the floor does; a test begins after it
             // has (the in-memory journal answers at once), so that a kiosk page and its stream agree.
-            _ = await eventually { !services.showroom.journalPanel.contains("Loading the journal") }
+            _ = await services.showroom.kioskFragments.until { _ in
+                !services.showroom.journalPanel.contains("Loading the journal")
+            }
             let result: Result<Value, any Error>
             do {
                 result = .success(try await body(testApp))

@@ -1,5 +1,6 @@
 import LuthierDomain
 import LuthierFeatures
+import ServerMachinery
 import Synchronization
 
 /// Carries the kiosk's showcase and counters between instances.
@@ -10,7 +11,7 @@ import Synchronization
 /// - Every `countersInterval` this instance announces its counters; the kiosk shows its own plus
 ///   the latest each other instance announced within `countersFreshFor` (an instance that stopped
 ///   announcing, stopped or cut off, drops out of the sum).
-final class ShowcaseRelay: Sendable {
+final class ShowcaseRelay: ConditionWatched {
     let client: ShowcaseClient
     /// The newest guitar built here not yet announced (a buffer of one).
     let builtHere: AsyncStream<Guitar>
@@ -22,7 +23,14 @@ final class ShowcaseRelay: Sendable {
     /// Time on `clock` since the relay was made.
     private let elapsed: @Sendable () -> Duration
     /// The other instances' counters, with when each was heard.
-    private let heard = Mutex<[String: (counters: KioskCounters, at: Duration)]>([:])
+    private let heard = Mutex(Heard())
+
+    private struct Heard {
+        var instances: [String: (counters: KioskCounters, at: Duration)] = [:]
+        /// How many announcements of the others have been taken: what a caller may await.
+        var announcements = 0
+        var waiters = ConditionWaiters<Int>()
+    }
 
     /// The shortest time between two announcements of this instance's builds.
     static let interval = Duration.milliseconds(250)
@@ -51,7 +59,8 @@ final class ShowcaseRelay: Sendable {
     func counters() -> KioskCounters {
         let now = elapsed()
         return heard.withLock { heard in
-            heard.values.filter { now - $0.at <= Self.countersFreshFor }.reduce(into: localCounters()) { sum, entry in
+            heard.instances.values.filter { now - $0.at <= Self.countersFreshFor }.reduce(into: localCounters()) {
+                sum, entry in
                 sum.guitarsInCarts += entry.counters.guitarsInCarts
                 sum.liveSessions += entry.counters.liveSessions
             }
@@ -68,7 +77,12 @@ final class ShowcaseRelay: Sendable {
             group.addTask { [self] in
                 for await told in client.countersElsewhere() {
                     let at = elapsed()
-                    heard.withLock { $0[told.instance] = (told.counters, at) }
+                    let met = heard.withLock { heard in
+                        heard.instances[told.instance] = (told.counters, at)
+                        heard.announcements += 1
+                        return heard.waiters.satisfied(by: heard.announcements)
+                    }
+                    for waiter in met { waiter.resume(returning: true) }
                 }
             }
             group.addTask { [self] in
@@ -83,5 +97,12 @@ final class ShowcaseRelay: Sendable {
                 }
             }
         }
+    }
+}
+
+extension ShowcaseRelay {
+    /// Lets a caller await the others' announcements taken (`waitUntil`), as a test does.
+    func withConditionWaiters<Result>(_ body: (inout ConditionWaiters<Int>, Int) -> Result) -> Result {
+        heard.withLock { body(&$0.waiters, $0.announcements) }
     }
 }
