@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import WAIT, click_label, wait_live
 
-KINDS_OF_PAGE = 15
+KINDS_OF_PAGE = 16
 
 
 def click(driver, selector: str) -> None:
@@ -31,15 +31,23 @@ def click(driver, selector: str) -> None:
         clicked, f"{selector} not clickable within {WAIT} s")
 
 
+def present(driver, selector: str):
+    """Waits until an element `selector` names is on the page, and returns it."""
+    return WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, selector)))
+
+
 def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]) -> None:
     """Opens each kind of page in turn and calls `check(name)` while it is shown."""
-    driver.get(base_url + "/")
-    wait_live(driver)
-    check("builder")
+    def visit(path: str, name: str, showing: str | None = None) -> None:
+        """Loads `path`, waits for its stream and for `showing`, and checks it as `name`."""
+        driver.get(base_url + path)
+        wait_live(driver)
+        if showing:
+            present(driver, showing)
+        check(name)
 
-    driver.get(base_url + "/cart")
-    wait_live(driver)
-    check("empty cart")
+    visit("/", "builder")
+    visit("/cart", "empty cart")
 
     driver.get(base_url + "/")
     wait_live(driver)
@@ -51,7 +59,7 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
     wait_live(driver)
     driver.find_element(By.CSS_SELECTOR, "#discount-form input[name=code]").send_keys("WELCOME10")
     click(driver, "#discount-form button[type=submit]")
-    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "cart-discounted-total")))
+    present(driver, "#cart-discounted-total")
     check("cart with a line and a code")
 
     click(driver, "#cart-checkout")
@@ -66,15 +74,12 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
     WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.ID, "order-button")))
     check("checkout of one guitar")
     click(driver, "#order-button")
-    link = WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "order-link")))
+    link = present(driver, "#order-link")
     check("ordered")
     driver.get(link.get_attribute("href"))
     check("order page")
 
-    driver.get(base_url + "/inspect?window=300")
-    wait_live(driver)
-    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#inspector-lanes svg")))
-    check("stream inspector")
+    visit("/inspect?window=300", "stream inspector", showing="#inspector-lanes svg")
 
     # A step recorded while the inspector records, then the scrubber's moment and a page as it was.
     driver.get(base_url + "/")
@@ -85,31 +90,28 @@ def visit_every_kind_of_page(driver, base_url: str, check: Callable[[str], None]
     driver.get(base_url + "/inspect?window=300")
     wait_live(driver)
     click(driver, ".scrubber-form button[type=submit]")
-    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "moment-heading")))
+    present(driver, "#moment-heading")
     check("stream inspector at a moment")
     click(driver, ".moment-pages a")
-    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".frozen-note")))
+    present(driver, ".frozen-note")
     check("a page as it was")
+    # A marble selected: its change's marbles lit, and the change's steps and patches beside.
+    driver.get(base_url + "/inspect?window=300")
+    click(driver, "#inspector-lanes a.marble[data-cause]")
+    present(driver, "#cause-heading")
+    check("stream inspector with a change selected")
 
-    driver.get(base_url + "/guide")
-    wait_live(driver)
-    check("guided build")
+    visit("/guide", "guided build")
     for field, value in (("shape", "longV"), ("color", "sky"), ("body", "koa"), ("fretboard", "ebony")):
         click(driver, f'label[for="guide-{field}-{value}"]')
         click(driver, "#guide-next")
         WebDriverWait(driver, WAIT).until(
             lambda d: d.execute_script("return document.getElementById('guide-heading').dataset.step") != field)
-    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "guide-to-checkout")))
+    present(driver, "#guide-to-checkout")
     check("guided build's review")
 
-    driver.get(base_url + "/journal")
-    wait_live(driver)
-    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#journal-stories ol")))
-    check("workshop journal")
-
-    driver.get(base_url + "/kiosk")
-    wait_live(driver)
-    check("kiosk")
+    visit("/journal", "workshop journal", showing="#journal-stories ol")
+    visit("/kiosk", "kiosk")
 
     driver.get(base_url + "/no/such/page")
     check("error page")

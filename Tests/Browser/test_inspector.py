@@ -58,7 +58,40 @@ def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, ba
     # A marble's text is its accessible name and shows on focus. Read in one script: the diagram
     # may be redrawn between finding an element and reading it (a stale element failed CI once).
     assert driver.execute_script(
-        "return document.querySelector('#inspector-lanes .marble').getAttribute('tabindex');") == "0"
+        "var m = document.querySelector('#inspector-lanes .marble');"
+        "return m.hasAttribute('href') || m.getAttribute('tabindex') === '0';")
+
+
+def caused_lanes(driver) -> dict[str, list[str]]:
+    """The lit marbles' lanes, and the cause of each marble, read in one script."""
+    return driver.execute_script(
+        "var lit = Array.from(document.querySelectorAll('#inspector-lanes .marble-caused'));"
+        "return {lit: lit.map(function (m) { return m.getAttribute('aria-label').split(':')[0]; }),"
+        " causes: lit.map(function (m) { return m.dataset.cause; })};")
+
+
+def test_selecting_a_marble_lights_up_everything_its_change_caused(driver, base_url):
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60")
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "sky")
+    driver.switch_to.window(inspector)
+    selector = "#inspector-lanes a.marble[aria-label^='build.input: change(color: Sky)']"
+    WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.CSS_SELECTOR, selector)))
+    # The tab's patch lands on its lane after the input: wait for it before selecting.
+    WebDriverWait(driver, WAIT).until(lambda d: any(name.startswith("tab.") for name in lane_names(d)))
+    cause = driver.execute_script(f"return document.querySelector(\"{selector}\").dataset.cause;")
+    WebDriverWait(driver, WAIT).until(EC.element_to_be_clickable((By.CSS_SELECTOR, selector))).click()
+    heading = WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "cause-heading")))
+    assert heading.text == f"Change {cause}"
+    wait_live(driver)
+    seen = caused_lanes(driver)
+    assert set(seen["causes"]) == {cause}, seen
+    for lane in ["build.input", "build.state", "session.output"]:
+        assert lane in seen["lit"], seen
+    assert any(name.startswith("tab.") for name in seen["lit"]), seen
+    # The panel names the one field the change made, with its value after.
+    diff = driver.find_element(By.CSS_SELECTOR, ".cause-diff").text
+    assert ".guitar.color" in diff and '"sky"' in diff, diff
 
 
 def test_pause_holds_the_diagram_until_it_is_released(driver, base_url):

@@ -181,6 +181,64 @@ import Testing
             ])
     }
 
+    /// Answers each ask at once from an effect: work in a task of the store's, without a clock.
+    struct Echo: Reducer {
+        enum Action: Equatable, Sendable {
+            case ask(Int)
+            case answered(Int)
+            case add(Int)
+        }
+
+        func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+            switch action {
+            case .ask(let value):
+                return .run { send in send(.answered(value)) }
+            case .answered(let value):
+                state = value
+                return .none
+            case .add(let amount):
+                state += amount
+                return .none
+            }
+        }
+    }
+
+    @Test func anInputsCauseGoesWithItsEffectsTheirAnswersAndTheStatesTheyLeadTo() async {
+        let recorder = TapRecorder(capacity: 32, clock: ManualClock())
+        let stop = recorder.watch()
+        defer { stop() }
+        let store = Store(initialState: 0, reducer: Echo(), tap: Tap(recorder, "echo"))
+        #expect(recorder.nextCause() == 1)
+        await TapCause.$current.withValue(1) { store.send(.ask(5)) }.finish()
+        let second = recorder.nextCause()
+        TapCause.$current.withValue(second) { _ = store.send(.add(1)) }
+        store.send(.add(1))  // caused by nothing recorded
+        #expect(
+            recorder.events.map { "\($0.lane) \($0.kind) \($0.text) \($0.cause.map(String.init) ?? "-")" } == [
+                "echo.input value ask(5) 1",
+                "echo.effects subscription run 1",
+                "echo.effect value answered(5) 1",
+                "echo.state value 5 1",
+                "echo.effects completion run 1",
+                "echo.input value add(1) 2",
+                "echo.state value 6 2",
+                "echo.input value add(1) -",
+                "echo.state value 7 -",
+            ])
+        // Stream writes on other threads find theirs through the version it was noted with.
+        TapCause.$current.withValue(second) { recorder.noteCause(ofVersion: 9, targets: ["price"]) }
+        #expect(recorder.cause(ofVersion: 9)?.cause == second)
+        #expect(recorder.versions(causedBy: second).map(\.targets) == [["price"]])
+        #expect(recorder.cause(ofVersion: 8) == nil)
+    }
+
+    @Test func nothingIsNumberedWhileNothingRecords() {
+        let recorder = TapRecorder(capacity: 8, clock: ManualClock())
+        #expect(recorder.nextCause() == 0)
+        TapCause.$current.withValue(3) { recorder.noteCause(ofVersion: 1, targets: ["price"]) }
+        #expect(recorder.cause(ofVersion: 1) == nil)
+    }
+
     @Test func theExchangeRatesRequestsAreTappedWithTheirAnswersAndFailures() async {
         let recorder = TapRecorder(capacity: 8, clock: ManualClock())
         let stop = recorder.watch()

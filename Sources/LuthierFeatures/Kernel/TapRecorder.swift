@@ -16,12 +16,15 @@ public struct TapEvent: Sendable, Hashable, Codable {
     public var text: String
     /// When, as the time since the recorder was made on its clock.
     public var at: Duration
+    /// The input whose work this was (`TapCause`), if any.
+    public var cause: Int?
 
-    public init(lane: String, kind: Kind, text: String = "", at: Duration) {
+    public init(lane: String, kind: Kind, text: String = "", at: Duration, cause: Int? = nil) {
         self.lane = lane
         self.kind = kind
         self.text = text
         self.at = at
+        self.cause = cause
     }
 
     /// The event as Combine's `print` writes it: "checkout.input: receive value: (currencyChosen(EUR))".
@@ -109,6 +112,17 @@ public final class TapRecorder: Sendable {
     private let ring: Mutex<Ring<TapEvent>>
     private let steps: Mutex<StepLog>
     private let instances = Atomic<Int>(0)
+    private let causes = Atomic<Int>(0)
+    /// The newest versions of the session's output with the input that caused each, for the
+    /// streams that write them later, on their own threads (`cause(ofVersion:)`).
+    private let versionCauses = Mutex(Ring<VersionCause>(capacity: 64))
+
+    /// A version of the session's output, the input that caused it and the targets it replaced.
+    public struct VersionCause: Sendable {
+        public let version: Int
+        public let cause: Int
+        public let targets: [String]
+    }
 
     /// - Parameters:
     ///   - capacity: the events kept (the oldest go first).
@@ -176,10 +190,14 @@ public final class TapRecorder: Sendable {
         }
     }
 
-    /// Records an event on `lane` if recording is on; `text` is described only then.
-    public func record(_ lane: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "") {
+    /// Records an event on `lane` if recording is on; `text` is described only then. Its cause is
+    /// `cause`, else the task's (`TapCause.current`).
+    public func record(
+        _ lane: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "", cause: Int? = nil
+    ) {
         guard isRecording else { return }
-        let event = TapEvent(lane: lane, kind: kind, text: Self.shortened(text()), at: start())
+        let event = TapEvent(
+            lane: lane, kind: kind, text: Self.shortened(text()), at: start(), cause: cause ?? Self.currentCause)
         ring.withLock { $0.append(event) }
         log?(event)
     }
@@ -223,6 +241,35 @@ public final class TapRecorder: Sendable {
     /// Steps recorded since the recorder was made, including those the ring no longer keeps.
     public var recordedSteps: Int { steps.withLock { $0.recorded } }
 
+    /// The task's cause (`TapCause.current`), nil for none.
+    static var currentCause: Int? {
+        let cause = TapCause.current
+        return cause == 0 ? nil : cause
+    }
+
+    /// A number for the next input while recording (1, 2, …), else 0: what `TapCause` carries.
+    public func nextCause() -> Int {
+        isRecording ? causes.add(1, ordering: .relaxed).newValue : 0
+    }
+
+    /// Notes that `version` of the session's output, replacing `targets`, was the work of the
+    /// task's cause (while recording, when it has one).
+    public func noteCause(ofVersion version: Int, targets: @autoclosure () -> [String]) {
+        guard isRecording, let cause = Self.currentCause else { return }
+        let note = VersionCause(version: version, cause: cause, targets: targets())
+        versionCauses.withLock { $0.append(note) }
+    }
+
+    /// What caused `version` of the session's output, if it is among the newest noted.
+    public func cause(ofVersion version: Int) -> VersionCause? {
+        versionCauses.withLock { ring in ring.elements.last { $0.version == version } }
+    }
+
+    /// The versions `cause` made, oldest first.
+    public func versions(causedBy cause: Int) -> [VersionCause] {
+        versionCauses.withLock { ring in ring.inOrder.filter { $0.cause == cause } }
+    }
+
     /// A number for a new store of this recorder's session: 1, 2, …
     func nextInstance() -> Int {
         instances.add(1, ordering: .relaxed).newValue
@@ -248,10 +295,12 @@ public struct Tap: Sendable {
         self.name = name
     }
 
-    /// Records on the lane `name.suffix`.
-    public func record(_ suffix: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "") {
+    /// Records on the lane `name.suffix` (caused by `cause`, else by the task's).
+    public func record(
+        _ suffix: String, _ kind: TapEvent.Kind, _ text: @autoclosure () -> String = "", cause: Int? = nil
+    ) {
         guard recorder.isRecording else { return }
-        recorder.record("\(name).\(suffix)", kind, text())
+        recorder.record("\(name).\(suffix)", kind, text(), cause: cause)
     }
 }
 

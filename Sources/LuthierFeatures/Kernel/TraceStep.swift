@@ -29,6 +29,8 @@ public struct TraceStep: Sendable {
     public let after: (any Traceable)?
     /// The reducer's refusal, as written by `String(describing:)`; nil when the action was applied.
     public let refusal: String?
+    /// The input whose work this step was (`TapCause`), if any.
+    public var cause: Int? = TapRecorder.currentCause
 
     /// About how many bytes the step keeps alive: what the trace budgets count.
     public var bytes: Int {

@@ -22,7 +22,12 @@ extension EventStreamTap {
         self.init { lane, event in
             switch event {
             case .subscribed: tap.record(lane, .subscription)
-            case .wrote(let version, let bytes): tap.record(lane, .value, "version \(version), \(bytes) bytes")
+            case .wrote(let version, let bytes):
+                // Written on the stream's own thread: its cause is the one noted with the version.
+                guard tap.recorder.isRecording else { return }
+                tap.record(
+                    lane, .value, "version \(version), \(bytes) bytes",
+                    cause: tap.recorder.cause(ofVersion: version)?.cause)
             case .completed: tap.record(lane, .completion)
             case .cancelled: tap.record(lane, .cancellation)
             }

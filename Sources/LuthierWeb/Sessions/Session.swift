@@ -175,6 +175,12 @@ public final class Session: Sendable {
     /// reducer's refusal changes nothing, but an order the workshop refused leaves the checkout
     /// knowing why, and that is shown. A failed save throws a `SaveFailure`.
     func act(_ change: @escaping Change) async throws {
+        // While the session is recorded, the post is an input with a number of its own, which
+        // its work carries into every lane it reaches (`TapCause`), the save that shows it too.
+        try await TapCause.$current.withValue(shop.taps?.nextCause() ?? 0) { try await actNow(change) }
+    }
+
+    private func actNow(_ change: @escaping Change) async throws {
         await takeTurn()
         defer { endTurn() }
         var refusal: (any Error)?
@@ -441,10 +447,12 @@ public final class Session: Sendable {
         let fragments = fragments
         let renderer = renderer
         shop.start(
-            render: { change in
-                fragments.publish(
-                    SessionFragments.table.changed(from: change.previous, to: change.current, renderer: renderer),
-                    navigate: change.navigation)
+            render: { [taps = shop.taps] change in
+                let patch = SessionFragments.table.changed(
+                    from: change.previous, to: change.current, renderer: renderer)
+                fragments.publish(patch, navigate: change.navigation) { version in
+                    taps?.noteCause(ofVersion: version, targets: patch.map(\.target))
+                }
             },
             // A save is a database write: it goes on a task of its own, for as long as it takes, so
             // the checkout's change is not held up by it.

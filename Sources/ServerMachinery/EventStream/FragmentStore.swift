@@ -131,11 +131,15 @@ public final class FragmentStore: ConditionWatched {
     /// The streams are woken after the lock is let go: each wake schedules a catch-up on its
     /// event loop, which reads this store at once, and a thousand kiosks woken under the lock
     /// would each wait on it until the last had been told.
-    public func publish(_ fragments: [Fragment], navigate: String? = nil) {
+    ///
+    /// `versioned` is told the version the change became before any stream can read it (a recorder
+    /// notes what caused it, for the streams that write it on their own threads). It runs under
+    /// the store's lock, so it must not read the store.
+    public func publish(_ fragments: [Fragment], navigate: String? = nil, versioned: (Int) -> Void = { _ in }) {
         guard !fragments.isEmpty || navigate != nil else { return }
         let now = stopwatch?() ?? .zero
-        let wakers = state.withLock { state -> [StreamWaker] in
-            guard !state.isFinished else { return [] }
+        let changed = state.withLock { state -> (version: Int, wakers: [StreamWaker])? in
+            guard !state.isFinished else { return nil }
             state.version += 1
             state.publishedAt = now
             state.encoded.removeAll(keepingCapacity: true)
@@ -150,9 +154,11 @@ public final class FragmentStore: ConditionWatched {
                     state.entries.append(entry)
                 }
             }
-            return Array(state.wakers.values)
+            versioned(state.version)
+            return (state.version, Array(state.wakers.values))
         }
-        for waker in wakers { waker.wake() }
+        guard let changed else { return }
+        for waker in changed.wakers { waker.wake() }
     }
 
     /// The HTML of `target` as last published: what a page drawn now shows for it, the same

@@ -73,7 +73,10 @@ struct InspectController: Sendable {
             renderer.render(
                 InspectPage(
                     view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false,
-                    scrubber: Scrubber(steps: steps, view: view), moment: moment.map(MomentView.init)),
+                    scrubber: Scrubber(steps: steps, view: view), moment: moment.map(MomentView.init),
+                    cause: view.cause.map {
+                        CauseView(cause: $0, recorder: recorder, clear: view.base + view.query(cause: 0))
+                    }),
                 template: "inspect"), for: request)
     }
 
@@ -157,7 +160,8 @@ struct InspectController: Sendable {
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
     ) -> EventStreamConnection {
         let stopWatching = recorder.watch()
-        let key = InspectorFeeds.Key(recorder: ObjectIdentifier(recorder), window: view.window, lane: view.lane)
+        let key = InspectorFeeds.Key(
+            recorder: ObjectIdentifier(recorder), window: view.window, lane: view.lane, cause: view.cause)
         let fragments = feeds.follow(key, initial: { [fragment(diagram(of: recorder, view))] }) { fragments in
             Task { [self] in await draw(recorder, view, into: fragments, counts: counts) }
         }
@@ -212,7 +216,9 @@ struct InspectController: Sendable {
 
     /// `recorder`'s events as `view` shows them, now.
     private func diagram(of recorder: TapRecorder, _ view: View) -> MarbleDiagram {
-        MarbleDiagram(events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane)
+        MarbleDiagram(
+            events: recorder.events, window: .seconds(view.window), now: recorder.now, lane: view.lane,
+            selected: view.cause, address: { [view] in view.base + view.query(cause: $0) })
     }
 
     private func fragment(_ diagram: MarbleDiagram) -> Fragment {
@@ -225,6 +231,8 @@ struct InspectController: Sendable {
         let lane: String?
         /// The step the scrubber picked, if any.
         let moment: Int?
+        /// The input whose work is lit up (a marble selected), if any.
+        let cause: Int?
         /// The page's own address, for the links and the stream.
         let base: String
 
@@ -245,20 +253,27 @@ struct InspectController: Sendable {
                     "lane must be the start of a lane's name: letters, digits and dots, at most 40.")
             }
             self.lane = lane.isEmpty ? nil : lane
-            if let value = request.uri.queryParameters.get("moment") {
-                guard value.utf8.count <= 18, let number = Int(value), number > 0 else {
-                    throw UserFacingError(
-                        .unprocessableContent, "moment must be a step number from the scrubber: a whole number from 1.")
-                }
-                moment = number
-            } else {
-                moment = nil
-            }
+            moment = try Self.number(request, "moment", "a step number from the scrubber")
+            cause = try Self.number(request, "cause", "a change's number from a marble")
         }
 
-        /// The query that asks for this view, with another window if given.
-        func query(window other: Int? = nil) -> String {
-            "?window=\(other ?? window)" + (lane.map { "&lane=\($0)" } ?? "")
+        /// The whole number from 1 in query `name`, if given; what it is (`meaning`) is said when
+        /// it is not one.
+        private static func number(
+            _ request: Request, _ name: String, _ meaning: String
+        ) throws(UserFacingError) -> Int? {
+            guard let value = request.uri.queryParameters.get(name) else { return nil }
+            guard value.utf8.count <= 18, let number = Int(value), number > 0 else {
+                throw UserFacingError(.unprocessableContent, "\(name) must be \(meaning): a whole number from 1.")
+            }
+            return number
+        }
+
+        /// The query that asks for this view, with another window if given, and the change lit up
+        /// (`cause`: the one lit now unless another is given; 0 for none).
+        func query(window other: Int? = nil, cause selected: Int? = nil) -> String {
+            let lit = selected ?? cause ?? 0
+            return "?window=\(other ?? window)" + (lane.map { "&lane=\($0)" } ?? "") + (lit > 0 ? "&cause=\(lit)" : "")
         }
     }
 }

@@ -20,6 +20,7 @@ struct InspectPage: Sendable {
     let lane: String
     let scrubber: Scrubber?
     let moment: MomentView?
+    let cause: CauseView?
 
     /// - Parameters:
     ///   - diagram: nil when the visitor has no session yet.
@@ -27,10 +28,11 @@ struct InspectPage: Sendable {
     ///   - moment: the moment the scrubber picked.
     init(
         view: InspectController.View, diagram: Fragment?, isShop: Bool, scrubber: Scrubber? = nil,
-        moment: MomentView? = nil
+        moment: MomentView? = nil, cause: CauseView? = nil
     ) {
         self.scrubber = scrubber
         self.moment = moment
+        self.cause = cause
         heading = isShop ? "The shop's streams" : "Your session's streams"
         hasSession = diagram != nil
         lanes = diagram?.html ?? ""

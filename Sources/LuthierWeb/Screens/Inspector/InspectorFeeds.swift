@@ -10,6 +10,8 @@ final class InspectorFeeds: Sendable {
         let recorder: ObjectIdentifier
         let window: Int
         let lane: String?
+        /// The input lit up, if any.
+        let cause: Int?
     }
 
     private struct Feed {

@@ -18,11 +18,23 @@ struct MarbleDiagram: Sendable {
     let now: Duration
     /// The events within the window (and on the lanes asked for), in the order they were recorded.
     let visible: [TapEvent]
+    /// The input whose work is lit up (`TapCause`): its marbles stand out, the others fade.
+    let selected: Int?
+    /// The address that selects a cause: each marble with a cause links to it.
+    let address: @Sendable (Int) -> String
 
-    /// - Parameter lane: only the lanes whose name starts with this (nil: every lane).
-    init(events: [TapEvent], window: Duration, now: Duration, lane: String? = nil) {
+    /// - Parameters:
+    ///   - lane: only the lanes whose name starts with this (nil: every lane).
+    ///   - selected: the cause to light up.
+    ///   - address: the page that selects a cause (nil: marbles link nowhere).
+    init(
+        events: [TapEvent], window: Duration, now: Duration, lane: String? = nil, selected: Int? = nil,
+        address: @escaping @Sendable (Int) -> String = { "?cause=\($0)" }
+    ) {
         self.window = window
         self.now = now
+        self.selected = selected
+        self.address = address
         let start = now - window
         visible = events.filter { $0.at >= start && $0.at <= now && (lane.map($0.lane.hasPrefix) ?? true) }
     }
@@ -59,6 +71,7 @@ struct MarbleDiagram: Sendable {
             width: Self.labelWidth + Self.plotWidth + 2 * Self.margin,
             height: axisY + Self.margin,
             windowSeconds: Int(window.seconds),
+            hasSelection: selected != nil,
             isEmpty: lanes.isEmpty,
             emptyY: Self.margin + 18,
             lanes: lanes.enumerated().map { index, lane in
@@ -84,6 +97,11 @@ struct MarbleDiagram: Sendable {
 
         struct Marble: Sendable {
             let label: String
+            /// The input whose work it was; nil for none.
+            let cause: Int?
+            /// Where selecting it goes: the same view with its cause lit up.
+            let href: String?
+            let isCaused: Bool
             let x: Int
             let y: Int
             let isValue: Bool
@@ -101,6 +119,7 @@ struct MarbleDiagram: Sendable {
         let width: Int
         let height: Int
         let windowSeconds: Int
+        let hasSelection: Bool
         let isEmpty: Bool
         let emptyY: Int
         let lanes: [Lane]
@@ -126,8 +145,10 @@ struct MarbleDiagram: Sendable {
             case .cancellation: "cancelled"
             }
         let reach = event.kind == .completion ? 10 : 6
+        let cause = event.cause.map { ", change \($0)" } ?? ""
         return View.Marble(
-            label: "\(event.lane): \(what) at \(when)", x: x, y: y, isValue: event.kind == .value,
+            label: "\(event.lane): \(what) at \(when)\(cause)", cause: event.cause, href: event.cause.map(address),
+            isCaused: event.cause != nil && event.cause == selected, x: x, y: y, isValue: event.kind == .value,
             isSubscription: event.kind == .subscription, isCompletion: event.kind == .completion,
             isFailure: event.kind == .failure, isCancellation: event.kind == .cancellation,
             top: y - reach, bottom: y + reach, left: x - 6, right: x + 6)
