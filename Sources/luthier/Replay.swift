@@ -13,6 +13,12 @@ struct Replay: ParsableCommand {
     @Argument(help: "The trace, as /inspect/trace downloaded it.")
     var trace: String
 
+    @Flag(
+        help:
+            "Write the trace as a Swift Testing test (for Tests/LuthierFeaturesTests) to standard output instead: each store fed its recorded inputs and answers through TestStore, every recorded state asserted."
+    )
+    var emitTest = false
+
     func run() throws {
         let data: Data
         do {
@@ -27,6 +33,10 @@ struct Replay: ParsableCommand {
             throw ValidationError("\(trace) is not a Luthier trace: \(context.debugDescription)")
         } catch {
             throw ValidationError("\(trace) is not a Luthier trace: \(error)")
+        }
+        if emitTest {
+            print(try ReplayTestEmitter.source(of: parsed, file: trace), terminator: "")
+            return
         }
         let verdict: ReplayVerdict
         do {

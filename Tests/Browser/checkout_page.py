@@ -206,6 +206,13 @@ def submit_and_wait_for_page(driver, button_locator: tuple[str, str], landing_cs
         EC.presence_of_element_located((By.CSS_SELECTOR, landing_css)))
 
 
+def wait_for_confirmation(driver) -> tuple[str, dict]:
+    """Waits for "Congratulations!" after an order and checks its texts; returns the order number
+    and the page's state."""
+    state = wait_for_state(driver, lambda s: s["congratulations"] == "Congratulations!", "Congratulations!")
+    return assert_confirmation(state), state
+
+
 def assert_confirmation(state: dict) -> str:
     """Checks "Congratulations!" and its texts; returns the order number."""
     assert state["congratulations"] == "Congratulations!"

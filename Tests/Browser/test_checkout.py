@@ -33,7 +33,6 @@ from builder_page import (
 )
 from checkout_page import (
     PLACEHOLDER,
-    assert_confirmation,
     checkout_state,
     choose_option,
     click_option,
@@ -42,6 +41,7 @@ from checkout_page import (
     shipping_label_text,
     submit_and_wait_for_page,
     wait_for_checkout,
+    wait_for_confirmation,
     wait_for_order_page,
     wait_for_path,
     wait_for_state,
@@ -123,9 +123,7 @@ def test_js_checkout_shipping_currency_order_and_dismiss(driver, base_url):
 
     # order
     d.find_element(By.ID, "order-button").click()
-    state = wait_for_state(d, lambda s: s["congratulations"] == "Congratulations!",
-                           "Congratulations!")
-    number = assert_confirmation(state)
+    number, state = wait_for_confirmation(d)
 
     # the order's page, through its link
     d.find_element(By.ID, "order-link").click()
@@ -223,9 +221,7 @@ def test_nojs_checkout_shipping_currency_and_order(nojs_driver, base_url):
     assert checkout_state(d)["refresh"] is None, "the page must stop refreshing itself"
 
     submit_and_wait_for_page(d, (By.ID, "order-button"), "main")
-    state = wait_for_state(d, lambda s: s["congratulations"] == "Congratulations!",
-                           "Congratulations!")
-    number = assert_confirmation(state)
+    number, state = wait_for_confirmation(d)
     assert state["path"] == "/checkout"
 
     d.get(base_url + state["order_link"])

@@ -21,7 +21,7 @@ from builder_page import (
     total_price,
     wait_live,
 )
-from checkout_page import assert_confirmation, wait_for_checkout, wait_for_path, wait_for_state
+from checkout_page import wait_for_checkout, wait_for_confirmation, wait_for_path
 from kiosk_page import (
     ATTRACT,
     BOARD,
@@ -102,9 +102,7 @@ def test_the_kiosk_follows_a_build_an_order_and_its_stages_live(new_browser, pac
     wait_for_checkout(builder, GUITAR, "pickup", "USD")
     wait_live(builder)
     builder.find_element(By.ID, "order-button").click()
-    confirmation = wait_for_state(builder, lambda s: s["congratulations"] == "Congratulations!",
-                                  "Congratulations!")
-    number = assert_confirmation(confirmation)
+    number, confirmation = wait_for_confirmation(builder)
 
     # Straight to the order's page (its link carries the key): it follows its own stream.
     builder.find_element(By.ID, "order-link").click()

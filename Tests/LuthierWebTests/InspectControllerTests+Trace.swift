@@ -10,19 +10,32 @@ import Testing
 /// trace that names no session and holds no key, and that the reducers replay identically; a
 /// changed reducer is caught on the same trace.
 extension InspectControllerTests {
+    /// The shop the recorded sessions shop in: one code, BAND10.
+    static func runRecordingShop(_ body: @escaping @Sendable (TestApp) async throws -> Void) async throws {
+        try await TestShop.run(configure: { $0.discountCodes = [DiscountCode(code: "BAND10", percent: 10)] }) {
+            app, _ in try await body(app)
+        }
+    }
+
+    /// A customer's session, recorded: the inspector's page starts the recording (for a minute, as
+    /// a refreshing page renews it); a guitar, a cart, a code taken and one refused, a checkout in
+    /// euros with its answers. Returns the session's cookie.
+    static func recordShopping(_ app: TestApp) async throws -> String {
+        let cookie = try await app.newSession()
+        #expect(try await app.get("/inspect", cookie: cookie).status == 200)
+        #expect(try await app.scriptPost(form: "shape=longV&color=sky", cookie: cookie).status == 204)
+        #expect(try await app.scriptPost("/cart/items", form: "", cookie: cookie).status == 204)
+        #expect(try await app.scriptPost("/cart/discount", form: "code=band10", cookie: cookie).status == 204)
+        #expect(try await app.scriptPost("/cart/discount", form: "code=staff50", cookie: cookie).status == 422)
+        #expect(try await app.scriptPost("/cart/checkout", form: "", cookie: cookie).status == 204)
+        try await CheckoutControllerTests.show(.eur, app, cookie: cookie)
+        return cookie
+    }
+
     @Test("a trace recorded over HTTP replays identically, holds no secret, and catches a changed reducer")
     func traceReplays() async throws {
-        try await TestShop.run(configure: { $0.discountCodes = [DiscountCode(code: "BAND10", percent: 10)] }) {
-            app, _ in
-            let cookie = try await app.newSession()
-            // The inspector's page starts the recording (for a minute, as a refreshing page renews it).
-            #expect(try await app.get("/inspect", cookie: cookie).status == 200)
-            #expect(try await app.scriptPost(form: "shape=longV&color=sky", cookie: cookie).status == 204)
-            #expect(try await app.scriptPost("/cart/items", form: "", cookie: cookie).status == 204)
-            #expect(try await app.scriptPost("/cart/discount", form: "code=band10", cookie: cookie).status == 204)
-            #expect(try await app.scriptPost("/cart/discount", form: "code=staff50", cookie: cookie).status == 422)
-            #expect(try await app.scriptPost("/cart/checkout", form: "", cookie: cookie).status == 204)
-            try await CheckoutControllerTests.show(.eur, app, cookie: cookie)
+        try await Self.runRecordingShop { app in
+            let cookie = try await Self.recordShopping(app)
             let (number, link) = try await CheckoutControllerTests.order(app, cookie: cookie)
             let accessKey = try #require(link.firstMatch(of: CheckoutControllerTests.accessKeyPattern)).output
             let orderKey = try #require(app.liveSession(cookie)).shop.orderKey

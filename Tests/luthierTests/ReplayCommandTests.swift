@@ -8,10 +8,10 @@ import Testing
 @Suite("luthier replay", .serialized)
 struct ReplayCommandTests {
     /// Runs `luthier replay <path>` and returns its exit status and output.
-    static func replay(_ path: URL) throws -> (status: Int32, output: String) {
+    static func replay(_ path: URL, _ options: [String] = []) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = try Locations.luthierBinary()
-        process.arguments = ["replay", path.path]
+        process.arguments = ["replay", path.path] + options
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -44,6 +44,16 @@ struct ReplayCommandTests {
             let identical = try Self.replay(file)
             #expect(identical.status == 0, "\(identical.output)")
             #expect(identical.output.hasPrefix("identical: 4 steps over build#1, cart#2"), "\(identical.output)")
+
+            // The same trace as a test: each store's steps fed through TestStore, the trace inside.
+            let emitted = try Self.replay(file, ["--emit-test"])
+            #expect(emitted.status == 0, "\(emitted.output)")
+            #expect(
+                emitted.output.hasPrefix(
+                    "// Emitted by `luthier replay \(file.path) --emit-test` from a trace of 4 steps."))
+            #expect(emitted.output.contains("struct ReplayedTrace {"), "\(emitted.output)")
+            #expect(emitted.output.contains("try store.input(2)  // 0."), "\(emitted.output)")
+            #expect(emitted.output.contains("    static let trace = #\"{\"discounts\":"), "\(emitted.output)")
 
             // The recording says the first change led to a dusk guitar; the reducers say sky.
             var json = try #require(try JSONSerialization.jsonObject(with: Data(trace.text.utf8)) as? [String: Any])

@@ -24,11 +24,9 @@ public struct SessionReplay: Sendable {
 
     /// The shop's reducers: the builder, the cart and the checkout, as the live session runs them.
     public static let live = SessionReplay(stores: [
-        BuildFeature.traceName: .reducer { BuildFeature(environment: $0.environment) },
-        CartFeature.traceName: .reducer { CartFeature(discounts: $0.discounts, now: $0.now) },
-        CheckoutFeature.traceName: .reducer {
-            CheckoutFeature(environment: $0.environment, sessionKey: Order.redactedKey)
-        },
+        BuildFeature.traceName: .reducer(ReplayedReducers.build),
+        CartFeature.traceName: .reducer(ReplayedReducers.cart),
+        CheckoutFeature.traceName: .reducer(ReplayedReducers.checkout),
     ])
 
     /// Replays `trace`, stopping at the first step whose outcome differs from the recorded one.
@@ -68,12 +66,28 @@ public struct SessionReplay: Sendable {
     }
 
     /// The date a replay's reducers read: the current step's.
-    private final class ReplayDate: Sendable {
+    final class ReplayDate: Sendable {
         private let value = Mutex(Date(timeIntervalSince1970: 0))
 
         func set(_ date: Date) { value.withLock { $0 = date } }
 
         @Sendable func read() -> Date { value.withLock { $0 } }
+    }
+}
+
+/// Each store's reducer as a replay builds it, by the store's name in a trace: what `live` replays
+/// and what an emitted test (`ReplayTestEmitter`) names.
+public enum ReplayedReducers {
+    @Sendable public static func build(_ context: ReplayContext) -> BuildFeature {
+        BuildFeature(environment: context.environment)
+    }
+
+    @Sendable public static func cart(_ context: ReplayContext) -> CartFeature {
+        CartFeature(discounts: context.discounts, now: context.now)
+    }
+
+    @Sendable public static func checkout(_ context: ReplayContext) -> CheckoutFeature {
+        CheckoutFeature(environment: context.environment, sessionKey: Order.redactedKey)
     }
 }
 

@@ -60,6 +60,13 @@ public struct SessionTrace: Sendable, Codable {
         return encoder
     }
 
+    /// As `encoder`, on one line.
+    static var compactEncoder: JSONEncoder {
+        let encoder = encoder
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
@@ -69,7 +76,7 @@ public struct SessionTrace: Sendable, Codable {
 
 extension TraceStep: Codable {
     private enum CodingKeys: String, CodingKey {
-        case number, store, instance, at, date, origin, action, before, after, refusal
+        case number, store, instance, at, date, origin, action, before, after, refusal, cause
     }
 
     /// How to read the action and the states of each store a trace may name.
@@ -112,6 +119,7 @@ extension TraceStep: Codable {
         self.before = before
         after = try values.state(container, .after)
         refusal = try container.decodeIfPresent(String.self, forKey: .refusal)
+        cause = try container.decodeIfPresent(Int.self, forKey: .cause)
         guard (after == nil) != (refusal == nil) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .after, in: container, debugDescription: "A step has either a state after or a refusal.")
@@ -130,6 +138,7 @@ extension TraceStep: Codable {
         try container.encode(before, forKey: .before)
         if let after { try container.encode(after, forKey: .after) }
         try container.encodeIfPresent(refusal, forKey: .refusal)
+        try container.encodeIfPresent(cause, forKey: .cause)
     }
 }
 

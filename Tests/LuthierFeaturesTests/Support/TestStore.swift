@@ -101,6 +101,37 @@ struct TestStore<R: Reducer> where R.Action: Equatable {
     }
 }
 
+extension TestStore where R.State: Traceable {
+    /// Sends `action` and expects the state after it, redacted as a trace keeps it, to be
+    /// `recorded` (a recorded step of a session).
+    mutating func send(
+        _ action: R.Action, leadingTo recorded: R.State, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws(R.Refusal) {
+        let sent = try store.send(action)
+        let after = sent.state.redacted
+        if after != recorded {
+            let difference = JSONDifference.first(recorded, after)
+            Issue.record(
+                "after \(action): \(difference.path) was \(difference.recorded) when recorded, \(difference.replayed) now",
+                sourceLocation: sourceLocation)
+        }
+        state = sent.state
+    }
+
+    /// Sends `action`, which must be refused in the words `recorded` (`String(describing:)` of the
+    /// refusal), leaving the state as it was.
+    func send(_ action: R.Action, refusedAs recorded: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try store.send(action)
+            Issue.record(
+                "\(action) was accepted; it was refused when recorded: \(recorded)", sourceLocation: sourceLocation)
+        } catch {
+            #expect("\(error)" == recorded, sourceLocation: sourceLocation)
+        }
+        #expect(store.state == state, "a refused \(action) changed the state", sourceLocation: sourceLocation)
+    }
+}
+
 /// The first `count` values of `sequence`, waiting for them as they come (no polling); fewer if
 /// the sequence ends first or 5 s pass in real time (only a failing test waits that long).
 func firstValues<S: AsyncSequence & Sendable>(_ count: Int, of sequence: S) async -> [S.Element]

@@ -62,7 +62,8 @@ final class TestShop: Sendable {
             clock: clock,
             now: { Self.now },
             workshop: workshop,
-            exchangeRates: .embedded(),
+            // As of the shop's fixed time, so that a recorded session is the same on every run.
+            exchangeRates: .embedded(now: { Self.now }),
             sessions: .live(store: store),
             analytics: .live(store: store),
             makeID: { [self] in

@@ -1,0 +1,54 @@
+import LuthierDomain
+import Testing
+
+@testable import LuthierFeatures
+
+/// The tests `luthier replay --emit-test` writes: the one emitted from a session recorded over
+/// HTTP (`Replayed/ReplayedRecordedSession.swift`, kept equal to what the emitter writes by the
+/// web tests) passes as recorded, and fails once its reducer is changed.
+@Suite struct ReplayTestEmitterTests {
+    /// A reducer that does what `base` does, then `alter`s the state it led to.
+    struct Altered<Base: Reducer>: Reducer {
+        let base: Base
+        let alter: @Sendable (inout Base.State) -> Void
+
+        func reduce(into state: inout Base.State, action: Base.Action) throws(Base.Refusal) -> Effect<Base.Action> {
+            let effect = try base.reduce(into: &state, action: action)
+            alter(&state)
+            return effect
+        }
+    }
+
+    @Test("the emitted test fails at the step a changed builder reducer no longer reproduces")
+    func aChangedBuilderFails() async throws {
+        await withKnownIssue("the builder now paints every guitar dusk") {
+            try await ReplayedRecordedSession.build1 { context in
+                Altered(base: ReplayedReducers.build(context)) { $0.guitar.color = .dusk }
+            }
+        }
+    }
+
+    @Test("the emitted test fails when a changed cart reducer takes what was refused")
+    func aChangedRefusalFails() async throws {
+        await withKnownIssue("the cart now takes any code as the band's") {
+            try await ReplayedRecordedSession.cart2 { context in
+                CartFeature(
+                    discounts: context.discounts.map { DiscountCode(code: "STAFF50", percent: $0.percent) }
+                        + context.discounts,
+                    now: context.now)
+            }
+        }
+    }
+
+    @Test("the suite is named after the trace's file, and the trace's text cannot end its raw string")
+    func namesAndFences() throws {
+        #expect(ReplayTestEmitter.suiteName("/tmp/luthier-trace.json") == "ReplayedLuthierTrace")
+        #expect(ReplayTestEmitter.suiteName("bug 42 (café).json") == "ReplayedBug42Caf")
+        #expect(ReplayTestEmitter.fenceLength(###"{"x": "a\"## b"}"###) == 3)
+        #expect(ReplayTestEmitter.fenceLength(##"{"x": "#"}"##) == 2)
+        let source = try ReplayTestEmitter.source(of: SessionTrace(steps: [], shopCodes: []), file: "t.json")
+        #expect(
+            source.hasSuffix(
+                ##"    static let trace = #"{"discounts":[],"dropped":0,"format":1,"steps":[]}"#"## + "\n}\n"))
+    }
+}
