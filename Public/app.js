@@ -194,6 +194,21 @@
     }, settle);
   }
 
+  // While the inspector's "Highlight updates" is on, a patch names the change that caused it
+  // ("note"): each fragment it updates is outlined for half a second (no motion: the outline only
+  // appears and goes), and keeps the change's name in data-updated-by and its title until the next.
+  const outlined = new Map();
+  function outline(element, note) {
+    element.dataset.updatedBy = note;
+    element.title = note;
+    element.classList.add('lu-updated');
+    window.clearTimeout(outlined.get(element));
+    outlined.set(element, window.setTimeout(() => {
+      element.classList.remove('lu-updated');
+      outlined.delete(element);
+    }, 500));
+  }
+
   // Morph the changed fragments in place, keeping keyboard focus where it was. When the guide
   // moves to another step, focus goes to the new step's heading instead, which screen readers
   // then read out ("Step 2 of 5: Color").
@@ -213,6 +228,7 @@
         morphContent(element, fragment.html);
       }
       if (fragment.announce) announce(fragment.announce, fragment.target, element);
+      if (patch.note) outline(element, patch.note);
     }
     syncDisabled();
     const stepAfter = guideStep();
@@ -431,7 +447,7 @@
 
   function followAlone() {
     const streams = new Streams({
-      patch: (url, id, fragments) => received({ type: 'patch', id, fragments }),
+      patch: (url, id, fragments, note) => received({ type: 'patch', id, fragments, note }),
       navigate: (url, id, location) => received({ type: 'navigate', id, location }),
       status: (url, live) => received({ type: 'status', live }),
       gone: () => received({ type: 'gone' })

@@ -10,7 +10,7 @@
 //
 // Messages from a page: {type: 'subscribe', url, since, hidden, hiddenClose},
 // {type: 'visibility', url, hidden} and {type: 'leave', url}.
-// To a page: {type: 'patch', id, fragments}, {type: 'navigate', id, location},
+// To a page: {type: 'patch', id, fragments, note}, {type: 'navigate', id, location},
 // {type: 'status', live: 'connected' | 'reconnecting'}, {type: 'gone'} (reload: the stream's
 // session or order is not there any more).
 'use strict';
@@ -33,7 +33,7 @@ function send(page, message) {
 }
 
 const streams = new Streams({
-  patch(url, id, fragments) {
+  patch(url, id, fragments, note) {
     const page = pages.get(url);
     if (!page) return;
     page.version = id;
@@ -47,7 +47,7 @@ const streams = new Streams({
         page.fragments.set(fragment.target, fragment.html);
       }
     }
-    send(page, { type: 'patch', id, fragments });
+    send(page, { type: 'patch', id, fragments, note });
   },
   navigate(url, id, location) {
     const page = pages.get(url);

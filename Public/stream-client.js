@@ -39,7 +39,8 @@
   }
 
   /** Follows streams by their URLs and tells `listener` what they send:
-   * `patch(url, id, fragments)`, `navigate(url, id, location)`,
+   * `patch(url, id, fragments, note)` (`note`: the change's cause, while its session highlights
+   * updates), `navigate(url, id, location)`,
    * `status(url, 'connected' | 'reconnecting')` and `gone(url)` (its session, order or sign-in is
    * not there any more: reload). */
   class Streams {
@@ -189,7 +190,7 @@
         let patch;
         try { patch = JSON.parse(tagged.data); } catch (error) { return; }
         if (event.lastEventId) tagged.entry.lastEventID = event.lastEventId;
-        this.listener.patch(tagged.entry.url, tagged.entry.lastEventID, patch.fragments);
+        this.listener.patch(tagged.entry.url, tagged.entry.lastEventID, patch.fragments, patch.note);
       });
       source.addEventListener('navigate', (event) => {
         const tagged = this.untag(bundle, event);

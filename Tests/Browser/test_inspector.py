@@ -141,3 +141,38 @@ def test_the_scrubber_goes_back_to_a_moment_and_shows_the_builder_as_it_was(driv
     # The live builder is where it is now.
     driver.switch_to.window(builder)
     assert description(driver).startswith("Dusk")
+
+
+def test_highlight_updates_outlines_what_each_change_updates_in_every_tab(driver, base_url):
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60")
+    driver.find_element(By.ID, "highlight-button").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+        "return document.getElementById('highlight-button').textContent;") == "Stop highlighting updates")
+    # A second builder tab of the same session.
+    driver.switch_to.new_window("tab")
+    driver.get(base_url + "/")
+    wait_live(driver)
+    other = driver.current_window_handle
+
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "sky")
+    for tab in (builder, other):
+        driver.switch_to.window(tab)
+        WebDriverWait(driver, WAIT).until(lambda d: "change(color: Sky)" in (d.execute_script(
+            "return document.getElementById('guitar-price').dataset.updatedBy || '';")))
+        note = driver.execute_script("return document.getElementById('guitar-price').title;")
+        assert note.startswith("Change ") and note.endswith("build.input change(color: Sky)"), note
+        # The outline goes after about half a second; the name stays until the next change.
+        WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+            "return document.querySelectorAll('.lu-updated').length;") == 0)
+
+    driver.switch_to.window(inspector)
+    driver.find_element(By.ID, "highlight-button").click()
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+        "return document.getElementById('highlight-button').textContent;") == "Highlight updates on every open page")
+    driver.switch_to.window(other)
+    click_label(driver, "color", "earth")
+    WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+        "return document.getElementById('guitar-description').textContent;").startswith("Earth"))
+    assert "color: Earth" not in driver.execute_script(
+        "return document.getElementById('guitar-price').dataset.updatedBy || '';")

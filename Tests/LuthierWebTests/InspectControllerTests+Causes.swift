@@ -91,4 +91,36 @@ extension InspectControllerTests {
             await recorded.tab.close()
         }
     }
+
+    @Test("with updates highlighted, each patch names the input that caused it, until the switch is off")
+    func highlightedUpdatesNameTheirInput() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            let tab = try await app.openEventStream(cookie: cookie)
+            _ = try await tab.nextEvent()
+            _ = try await tab.nextPatch()
+            #expect(try await app.scriptPost(form: "color=dusk", cookie: cookie).status == 204)
+            #expect(try await tab.nextSentPatch().patch.note == nil)
+
+            #expect(try await app.scriptPost("/inspect/highlight", form: "highlight=on", cookie: cookie).status == 204)
+            let page = try await app.get("/inspect", cookie: cookie)
+            #expect(page.text.contains("Stop highlighting updates"), "\(page.text)")
+            #expect(try await app.scriptPost(form: "color=sky", cookie: cookie).status == 204)
+            let highlighted = try await tab.nextSentPatch().patch
+            let note = try #require(highlighted.note)
+            #expect(note.hasSuffix(": build.input change(color: Sky)"), "\(note)")
+            #expect(note.hasPrefix("Change "), "\(note)")
+            #expect(highlighted.targets.contains("guitar-price"))
+
+            #expect(try await app.scriptPost("/inspect/highlight", form: "highlight=off", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost(form: "color=earth", cookie: cookie).status == 204)
+            #expect(try await tab.nextSentPatch().patch.note == nil)
+            #expect(try await app.get("/inspect", cookie: cookie).text.contains("Highlight updates on every open page"))
+
+            let bad = try await app.scriptPost("/inspect/highlight", form: "highlight=yes", cookie: cookie)
+            #expect(bad.status == 422)
+            #expect(bad.text.contains("highlight must be on or off"), "\(bad.text)")
+            await tab.close()
+        }
+    }
 }

@@ -95,13 +95,17 @@ package struct Patch: Decodable, Sendable, Equatable {
     }
 
     package var fragments: [Item]
+    /// What the change says of itself (the input that caused it), while its session highlights
+    /// updates.
+    package var note: String?
 
     package var targets: [String] { fragments.map(\.target) }
 
     package func html(_ target: String) -> String? { fragments.first { $0.target == target }?.html }
 
-    package init(fragments: [Item]) {
+    package init(fragments: [Item], note: String? = nil) {
         self.fragments = fragments
+        self.note = note
     }
 }
 

@@ -265,6 +265,14 @@ public final class TapRecorder: Sendable {
         versionCauses.withLock { ring in ring.elements.last { $0.version == version } }
     }
 
+    /// The task's cause as a page says it: "Change 3: build.input change(color: Sky)", from the
+    /// input it was recorded with; nil without a cause (or once the ring has let its input go).
+    public func causeDescription() -> String? {
+        guard let cause = Self.currentCause else { return nil }
+        let input = ring.withLock { $0.elements.first { $0.cause == cause && $0.lane.hasSuffix(".input") } }
+        return input.map { "Change \(cause): \($0.lane) \($0.text)" }
+    }
+
     /// The versions `cause` made, oldest first.
     public func versions(causedBy cause: Int) -> [VersionCause] {
         versionCauses.withLock { ring in ring.inOrder.filter { $0.cause == cause } }

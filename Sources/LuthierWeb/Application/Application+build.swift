@@ -315,7 +315,8 @@ public func buildRouter(
         shopCounts: { [services] in
             "\(services.connections.current) connections, \(services.hub.openStreams) streams "
                 + "(\(services.hub.openKioskStreams) kiosks), \(services.registry.count) sessions"
-        }, shopCodes: services.registry.discounts, feeds: services.inspectorFeeds, traces: services.traces)
+        }, shopCodes: services.registry.discounts, feeds: services.inspectorFeeds, forms: forms,
+        traces: services.traces)
     let recording = RecordingRouter(router: router, table: routes)
     // For load balancers and monitors, without a session. Liveness (`/livez`): the process serves;
     // restart it only when this fails. Readiness (`/readyz`, and `/healthz` that balancers already

@@ -45,6 +45,9 @@ public final class FragmentStore: ConditionWatched {
         /// since an edit applies to the version just before it and a stream further behind may
         /// have missed an earlier one.
         package var edits: [(target: String, items: [FragmentItem])] = []
+        /// What the newest change says of itself to the pages (the input that caused it, while
+        /// its session highlights updates); nil for most changes.
+        package var note: String?
 
         /// The fragments published after `version`, in page order: a list's edits for a stream
         /// one version behind, its whole HTML otherwise.
@@ -132,10 +135,15 @@ public final class FragmentStore: ConditionWatched {
     /// event loop, which reads this store at once, and a thousand kiosks woken under the lock
     /// would each wait on it until the last had been told.
     ///
+    /// `note` goes with the change to every page one change behind or more (`"note"` in the
+    /// patch): what caused it, for a page that outlines what it updates.
+    ///
     /// `versioned` is told the version the change became before any stream can read it (a recorder
     /// notes what caused it, for the streams that write it on their own threads). It runs under
     /// the store's lock, so it must not read the store.
-    public func publish(_ fragments: [Fragment], navigate: String? = nil, versioned: (Int) -> Void = { _ in }) {
+    public func publish(
+        _ fragments: [Fragment], navigate: String? = nil, note: String? = nil, versioned: (Int) -> Void = { _ in }
+    ) {
         guard !fragments.isEmpty || navigate != nil else { return }
         let now = stopwatch?() ?? .zero
         let changed = state.withLock { state -> (version: Int, wakers: [StreamWaker])? in
@@ -145,6 +153,7 @@ public final class FragmentStore: ConditionWatched {
             state.encoded.removeAll(keepingCapacity: true)
             if let navigate { state.navigation = (state.version, navigate) }
             state.edits.removeAll()
+            state.note = note
             for fragment in fragments {
                 if let items = fragment.items { state.edits.append((fragment.target, items)) }
                 let entry = Entry(target: fragment.target, html: fragment.html, version: state.version)
@@ -198,21 +207,21 @@ public final class FragmentStore: ConditionWatched {
 
     /// As `patchEvent(since:)`, with the event as the streams share it (and its compression).
     package func patch(since version: Int) -> (version: Int, patch: EncodedPatch?, navigate: String?) {
-        let (current, cached, fragments, navigate) = state.withLock { state in
+        let (current, cached, fragments, navigate, note) = state.withLock { state in
             var navigate: String?
             if version > 0, let navigation = state.navigation, navigation.version > version {
                 navigate = navigation.location
             }
             if let cached = state.encoded[version] {
-                return (state.version, Optional(cached), [Fragment](), navigate)
+                return (state.version, Optional(cached), [Fragment](), navigate, String?.none)
             }
             let fragments = state.fragments(since: version)
-            return (state.version, nil, fragments, navigate)
+            return (state.version, nil, fragments, navigate, version > 0 ? state.note : nil)
         }
         if let cached { return (current, cached, navigate) }
         guard !fragments.isEmpty else { return (current, nil, navigate) }
         let patch = EncodedPatch(
-            ServerSentEvent.patchEvent(id: current, fragments: fragments, announcements: announcements))
+            ServerSentEvent.patchEvent(id: current, fragments: fragments, announcements: announcements, note: note))
         state.withLock { state in
             // Kept only where another stream may ask the same: a session's one tab would otherwise
             // hold a copy of its whole page until its next change.

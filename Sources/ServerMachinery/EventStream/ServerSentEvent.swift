@@ -15,7 +15,7 @@ public enum ServerSentEvent {
     ///
     /// A fragment whose target `announcements` names carries `"announce":"polite"` (or `status`).
     public static func patchEvent(
-        id: Int, fragments: [Fragment], announcements: [String: FragmentAnnouncement] = [:]
+        id: Int, fragments: [Fragment], announcements: [String: FragmentAnnouncement] = [:], note: String? = nil
     ) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(fragments.reduce(64) { $0 + $1.sentBytes + $1.target.utf8.count + 32 })
@@ -35,7 +35,13 @@ public enum ServerSentEvent {
             case nil: buffer.writeStaticString("}")
             }
         }
-        buffer.writeStaticString("]}\n\n")
+        if let note {
+            buffer.writeStaticString("],\"note\":")
+            writeJSONString(note, into: &buffer)
+            buffer.writeStaticString("}\n\n")
+        } else {
+            buffer.writeStaticString("]}\n\n")
+        }
         return buffer
     }
     /// A list's edits, in order: `"items":[{"id":…,"after":…,"html":…},{"id":…,"html":…},

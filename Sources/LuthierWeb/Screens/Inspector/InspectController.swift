@@ -24,6 +24,7 @@ struct InspectController: Sendable {
     let shopCodes: DiscountBook
     /// The live diagrams, one per session and view however many streams follow it.
     let feeds: InspectorFeeds
+    let forms: FormReader
     /// Each session's trace as last encoded and compressed, per recorded step.
     let traces: TraceCache
 
@@ -47,6 +48,7 @@ struct InspectController: Sendable {
         routes.get("/inspect/events", use: events)
         routes.get("/inspect/trace", use: trace)
         routes.get("/inspect/moment", use: momentPage)
+        routes.post("/inspect/highlight", use: highlight)
         // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
         routes.get("/inspect/shop") { [responses = sessions.responses] _, _ in responses.seeOther("/admin/inspect") }
         routes.get("/admin/inspect", use: shopPage)
@@ -74,6 +76,7 @@ struct InspectController: Sendable {
                 InspectPage(
                     view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false,
                     scrubber: Scrubber(steps: steps, view: view), moment: moment.map(MomentView.init),
+                    highlighting: session.highlightsUpdates,
                     cause: view.cause.map {
                         CauseView(cause: $0, recorder: recorder, clear: view.base + view.query(cause: 0))
                     }),

@@ -21,6 +21,8 @@ struct InspectPage: Sendable {
     let scrubber: Scrubber?
     let moment: MomentView?
     let cause: CauseView?
+    /// Whether every open page of the session outlines what each change updates.
+    let highlighting: Bool
 
     /// - Parameters:
     ///   - diagram: nil when the visitor has no session yet.
@@ -28,8 +30,9 @@ struct InspectPage: Sendable {
     ///   - moment: the moment the scrubber picked.
     init(
         view: InspectController.View, diagram: Fragment?, isShop: Bool, scrubber: Scrubber? = nil,
-        moment: MomentView? = nil, cause: CauseView? = nil
+        moment: MomentView? = nil, highlighting: Bool = false, cause: CauseView? = nil
     ) {
+        self.highlighting = highlighting
         self.scrubber = scrubber
         self.moment = moment
         self.cause = cause
