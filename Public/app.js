@@ -82,6 +82,32 @@
     document.addEventListener('change', (event) => {
       if (event.target?.id === 'inspector-pause') later();
     });
+    // Keyboard first: the arrow keys move between marbles (left and right along a lane, up and
+    // down to the nearest marble of the lane above or below); Enter on a marble selects its
+    // change (it is a link). The diagram is held while a marble has the focus.
+    lanes.addEventListener('keydown', (event) => {
+      const marble = event.target.closest?.('.marble');
+      if (!marble) return;
+      const next = neighbour(marble, event.key);
+      if (!next) return;
+      event.preventDefault();
+      next.focus();
+    });
+  }
+  function neighbour(marble, key) {
+    const lane = Number(marble.dataset.lane);
+    const x = Number(marble.dataset.x);
+    const on = (row) => [...lanes.querySelectorAll(`.marble[data-lane="${row}"]`)]
+      .sort((a, b) => Number(a.dataset.x) - Number(b.dataset.x));
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      const row = on(lane);
+      return row[row.indexOf(marble) + (key === 'ArrowRight' ? 1 : -1)];
+    }
+    if (key !== 'ArrowUp' && key !== 'ArrowDown') return null;
+    const row = on(lane + (key === 'ArrowDown' ? 1 : -1));
+    return row.reduce((best, candidate) =>
+      !best || Math.abs(Number(candidate.dataset.x) - x) < Math.abs(Number(best.dataset.x) - x)
+        ? candidate : best, null);
   }
 
   // The guided build's step: its heading names the step it shows (data-step).

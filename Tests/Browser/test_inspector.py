@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -176,3 +177,41 @@ def test_highlight_updates_outlines_what_each_change_updates_in_every_tab(driver
         "return document.getElementById('guitar-description').textContent;").startswith("Earth"))
     assert "color: Earth" not in driver.execute_script(
         "return document.getElementById('guitar-price').dataset.updatedBy || '';")
+
+
+def focused_marble(driver) -> str:
+    return driver.execute_script(
+        "const m = document.activeElement; return m && m.classList.contains('marble') ? m.getAttribute('aria-label') : '';")
+
+
+def test_the_keyboard_moves_between_marbles_and_enter_selects_a_change(driver, base_url):
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=10")
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "sky")
+    time.sleep(1)  # two changes a second apart, as a person makes them: drawn apart on 10 s
+    click_label(driver, "color", "dusk")
+    driver.switch_to.window(inspector)
+    WebDriverWait(driver, WAIT).until(lambda d: any(
+        label and label.startswith("build.input: change(color: Dusk)") for label in marble_labels(d)))
+    WebDriverWait(driver, WAIT).until(lambda d: any(name.startswith("tab.") for name in lane_names(d)))
+    # Each value says what it is at a glance.
+    shorts = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#inspector-lanes .marble-label')).map(t => t.textContent);")
+    assert "color: Sky" in shorts and "color: Dusk" in shorts, shorts
+
+    driver.execute_script(
+        "document.querySelector(\"#inspector-lanes .marble[aria-label^='build.input: change(color: Sky)']\").focus();")
+    assert focused_marble(driver).startswith("build.input: change(color: Sky)")
+    def press(key):  # to the element with the focus, as a person types
+        ActionChains(driver).send_keys(key).perform()
+
+    press(Keys.ARROW_RIGHT)
+    assert focused_marble(driver).startswith("build.input: change(color: Dusk)"), focused_marble(driver)
+    press(Keys.ARROW_DOWN)
+    assert focused_marble(driver).startswith("build.state: "), focused_marble(driver)
+    press(Keys.ARROW_UP)
+    press(Keys.ARROW_LEFT)
+    assert focused_marble(driver).startswith("build.input: change(color: Sky)"), focused_marble(driver)
+    press(Keys.ENTER)
+    heading = WebDriverWait(driver, WAIT).until(EC.presence_of_element_located((By.ID, "cause-heading")))
+    assert heading.text.startswith("Change ")

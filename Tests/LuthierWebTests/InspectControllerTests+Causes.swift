@@ -8,7 +8,7 @@ import Testing
 extension InspectControllerTests {
     /// The marbles of a diagram that carry a cause: their lane and cause, from the markup.
     static func causedMarbles(_ html: String) -> [(lane: String, cause: Int, label: String)] {
-        let pattern = #/data-cause="(\d+)" aria-label="([^"]*)"/#
+        let pattern = #/data-cause="(\d+)"[^>]*aria-label="([^"]*)"/#
         return html.matches(of: pattern).compactMap { match in
             let label = String(match.output.2)
             guard let cause = Int(match.output.1), let colon = label.firstIndex(of: ":") else { return nil }
@@ -28,6 +28,8 @@ extension InspectControllerTests {
         for form in forms {
             #expect(try await app.scriptPost(form: form, cookie: cookie).status == 204)
             _ = try await tab.nextPatch()
+            // Seconds apart, as a person's changes are: drawn apart rather than as one run.
+            try await app.advance(by: .seconds(3))
         }
         return RecordedSession(cookie: cookie, tab: tab)
     }

@@ -9,7 +9,8 @@ import LuthierFeatures
 /// Every text shown comes from a tap's description and is escaped by the template: a discount code
 /// typed as markup is drawn as text.
 struct MarbleDiagram: Sendable {
-    static let laneHeight = 30
+    /// Room for a marble and its short label above or below it.
+    static let laneHeight = 46
     static let labelWidth = 170
     static let plotWidth = 760
     static let margin = 10
@@ -64,7 +65,6 @@ struct MarbleDiagram: Sendable {
     /// escaped by the template.
     var view: View {
         let lanes = lanes
-        let row = Dictionary(uniqueKeysWithValues: lanes.enumerated().map { ($1, $0) })
         func middle(_ index: Int) -> Int { Self.margin + index * Self.laneHeight + Self.laneHeight / 2 }
         let axisY = Self.margin + max(lanes.count, 1) * Self.laneHeight + 14
         return View(
@@ -74,46 +74,46 @@ struct MarbleDiagram: Sendable {
             hasSelection: selected != nil,
             isEmpty: lanes.isEmpty,
             emptyY: Self.margin + 18,
-            lanes: lanes.enumerated().map { index, lane in
-                View.Lane(
-                    name: lane, y: middle(index), labelY: middle(index) + 4, x1: Self.labelWidth,
-                    x2: Self.labelWidth + Self.plotWidth, labelX: Self.margin)
-            },
-            marbles: visible.compactMap { event in
-                row[event.lane].map { marble(event, x: x(of: event.at), y: middle($0)) }
+            lanes: lanes.enumerated().map { View.Lane(name: $1, y: middle($0)) },
+            marbles: lanes.enumerated().flatMap { index, lane in
+                marbles(of: visible.filter { $0.lane == lane }, lane: index, y: middle(index))
             },
             axisY: axisY, axisStart: Self.labelWidth, axisEnd: Self.labelWidth + Self.plotWidth)
     }
 
     struct View: Sendable {
+        /// A lane: its name at the left, its line from `axisStart` to `axisEnd` at height `y`.
         struct Lane: Sendable {
             let name: String
             let y: Int
-            let labelY: Int
-            let x1: Int
-            let x2: Int
-            let labelX: Int
         }
 
         struct Marble: Sendable {
+            /// What a marble says at a glance beside it: the action's argument, a patch's size,
+            /// or for a run too dense to draw apart, the run's first value.
+            struct Short: Sendable {
+                let text: String
+                let y: Int
+                /// `end` near the right edge ("now"), `start` near the left, so it stays in view.
+                let anchor: String
+            }
+
+            /// Its whole text: its accessible name and its tooltip.
             let label: String
-            /// The input whose work it was; nil for none.
+            let short: Short?
+            /// Its lane's row, for the keyboard's up and down.
+            let lane: Int
+            /// The input whose work it was; nil for none (or for a run of several changes).
             let cause: Int?
             /// Where selecting it goes: the same view with its cause lit up.
             let href: String?
             let isCaused: Bool
             let x: Int
             let y: Int
-            let isValue: Bool
-            let isSubscription: Bool
-            let isCompletion: Bool
-            let isFailure: Bool
-            let isCancellation: Bool
-            /// Precomputed corners for the shapes that need them.
-            let top: Int
-            let bottom: Int
-            let left: Int
-            let right: Int
+            /// Its figure, drawn here from numbers and class names only (no text of a tap): a dot
+            /// for a value, a bar for an end, a cross for a failure, a hollow square for a
+            /// cancellation, a tick for a subscription, a ring with its count for a run.
+            let figure: String
         }
 
         let width: Int
@@ -129,28 +129,8 @@ struct MarbleDiagram: Sendable {
         let axisEnd: Int
     }
 
-    private func x(of at: Duration) -> Int {
+    func x(of at: Duration) -> Int {
         let fraction = (at - (now - window)) / window
         return Self.labelWidth + Int((fraction * Double(Self.plotWidth)).rounded())
-    }
-
-    private func marble(_ event: TapEvent, x: Int, y: Int) -> View.Marble {
-        let when = String(format: "%.3f s", event.at.seconds)
-        let what =
-            switch event.kind {
-            case .subscription: "subscribed"
-            case .value: event.text
-            case .completion: "finished"
-            case .failure: "failed: \(event.text)"
-            case .cancellation: "cancelled"
-            }
-        let reach = event.kind == .completion ? 10 : 6
-        let cause = event.cause.map { ", change \($0)" } ?? ""
-        return View.Marble(
-            label: "\(event.lane): \(what) at \(when)\(cause)", cause: event.cause, href: event.cause.map(address),
-            isCaused: event.cause != nil && event.cause == selected, x: x, y: y, isValue: event.kind == .value,
-            isSubscription: event.kind == .subscription, isCompletion: event.kind == .completion,
-            isFailure: event.kind == .failure, isCancellation: event.kind == .cancellation,
-            top: y - reach, bottom: y + reach, left: x - 6, right: x + 6)
     }
 }
