@@ -24,14 +24,17 @@ public final class Store<R: Reducer>: Sendable {
         var isClosed = false
         /// Those waiting in `untilClosed()`.
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Those awaiting a count of readers (`untilSubscribers`).
+        var readerWaiters = ReaderCountWaiters()
     }
 
     private let reducer: R
     private let core: Mutex<Core>
     /// Readers whose stream ended while another held `core` (see `readerEnded`).
     private let endedReaders: Mutex<[Int]>
-    /// Those awaiting a count of readers (`untilSubscribers`).
-    private let readerWaiters = ReaderCountWaiters()
+    /// Whether anybody has ever awaited a count of readers (a test, a shutdown), read without the
+    /// lock where it cannot be taken: a reader's end told late is then told by a task of its own.
+    private let awaitsReaders = Atomic<Bool>(false)
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
     /// Where the store tells what it does, for the inspector and `LOG_LEVEL=trace`: each input
@@ -68,7 +71,7 @@ public final class Store<R: Reducer>: Sendable {
     public func states() -> AsyncStream<State> {
         let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let added = core.withLock { core in
-            defer { readerWaiters.counted(core.readers.count) }
+            defer { core.readerWaiters.counted(core.readers.count) }
             return core.readers.addStream(continuation, current: core.state)
         }
         guard let id = added else {
@@ -92,13 +95,13 @@ public final class Store<R: Reducer>: Sendable {
     private func readerEnded(_ id: Int) {
         let removed: Void? = core.withLockIfAvailable { core in
             core.readers.remove(id)
-            readerWaiters.counted(core.readers.count)
+            core.readerWaiters.counted(core.readers.count)
         }
         guard removed == nil else { return }
         endedReaders.withLock { $0.append(id) }
         // Someone awaits a count this end changes: the next holder of the lock would tell them,
         // but nothing says when one comes. Only a test or a shutdown waits, so a task is cheap here.
-        if !readerWaiters.isEmpty {
+        if awaitsReaders.load(ordering: .relaxed) {
             Task { [weak self] in self?.core.withLock { core in self?.dropEndedReaders(&core) } }
         }
     }
@@ -112,7 +115,7 @@ public final class Store<R: Reducer>: Sendable {
         }
         guard !ended.isEmpty else { return }
         for id in ended { core.readers.remove(id) }
-        readerWaiters.counted(core.readers.count)
+        core.readerWaiters.counted(core.readers.count)
     }
 
     /// Calls `receive` with the state now and with every later distinct one, serially and in order,
@@ -120,7 +123,7 @@ public final class Store<R: Reducer>: Sendable {
     public func sink(_ receive: @escaping @Sendable (State) -> Void) -> BroadcastSubscription {
         let sink = BroadcastSink(receive)
         let added = core.withLock { core in
-            defer { readerWaiters.counted(core.readers.count) }
+            defer { core.readerWaiters.counted(core.readers.count) }
             return core.readers.addSink(sink, current: core.state)
         }
         guard let id = added else {
@@ -131,7 +134,7 @@ public final class Store<R: Reducer>: Sendable {
             sink.cancel()
             self?.core.withLock { core in
                 core.readers.remove(id)
-                self?.readerWaiters.counted(core.readers.count)
+                core.readerWaiters.counted(core.readers.count)
             }
         }
     }
@@ -241,19 +244,21 @@ public final class Store<R: Reducer>: Sendable {
     /// the task is cancelled first: what proves streams are released, awaited rather than polled.
     /// `condition` runs under the store's lock: it must not read or send to the store.
     public func untilSubscribers(_ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
-        let number = readerWaiters.number()
+        let number = core.withLock { $0.readerWaiters.number() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 // Nil once registered; else the answer now: met, or cancelled before it could wait.
                 let answer = core.withLock { core -> Bool? in
                     dropEndedReaders(&core)
                     if condition(core.readers.count) { return true }
-                    return readerWaiters.add(number, condition, continuation) ? nil : false
+                    guard core.readerWaiters.add(number, condition, continuation) else { return false }
+                    awaitsReaders.store(true, ordering: .relaxed)
+                    return nil
                 }
                 if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
-            readerWaiters.cancel(number)
+            core.withLock { $0.readerWaiters.remove(number) }?.resume(returning: false)
         }
     }
 
@@ -269,7 +274,7 @@ public final class Store<R: Reducer>: Sendable {
                 core.running = [:]
                 core.closeWaiters = []
             }
-            defer { readerWaiters.counted(core.readers.count) }
+            defer { core.readerWaiters.counted(core.readers.count) }
             return (core.running.values.map(\.task), core.closeWaiters, core.readers.finish())
         }
         for task in tasks { task.cancel() }
