@@ -5,32 +5,30 @@
 /// is told, under that one lock, so no change falls between a look and a registration, and a
 /// store nobody waits on holds an empty dictionary and a number, nothing more.
 struct ReaderCountWaiters {
+    /// Names one waiter, for its cancellation: an object made only by someone who waits, so that
+    /// a store nobody waits on keeps no counter for them.
+    final class Ticket: Sendable {}
+
     private struct Waiter {
+        let ticket: Ticket
         let condition: @Sendable (Int) -> Bool
         let continuation: CheckedContinuation<Bool, Never>
     }
 
-    private var waiters: [Int: Waiter] = [:]
-    private var nextNumber = 0
+    private var waiters: [ObjectIdentifier: Waiter] = [:]
 
     /// Whether anybody waits; nobody does in a shop that is not being tested or shut down.
     var isEmpty: Bool { waiters.isEmpty }
 
-    /// A number for the next waiter, taken before it waits (so that its cancellation can name it).
-    mutating func number() -> Int {
-        defer { nextNumber += 1 }
-        return nextNumber
-    }
-
-    /// Registers waiter `number` until a count meets `condition`, unless its task is cancelled
+    /// Registers `ticket`'s waiter until a count meets `condition`, unless its task is cancelled
     /// already (then false): its cancellation takes the same lock, so it either is seen here or
     /// finds the waiter in `remove`.
     mutating func add(
-        _ number: Int, _ condition: @escaping @Sendable (Int) -> Bool,
+        _ ticket: Ticket, _ condition: @escaping @Sendable (Int) -> Bool,
         _ continuation: CheckedContinuation<Bool, Never>
     ) -> Bool {
         guard !Task.isCancelled else { return false }
-        waiters[number] = Waiter(condition: condition, continuation: continuation)
+        waiters[ObjectIdentifier(ticket)] = Waiter(ticket: ticket, condition: condition, continuation: continuation)
         return true
     }
 
@@ -38,14 +36,14 @@ struct ReaderCountWaiters {
     /// nothing runs under the lock).
     mutating func counted(_ count: Int) {
         guard !waiters.isEmpty else { return }
-        for (number, waiter) in waiters where waiter.condition(count) {
-            waiters[number] = nil
+        for (key, waiter) in waiters where waiter.condition(count) {
+            waiters[key] = nil
             waiter.continuation.resume(returning: true)
         }
     }
 
-    /// Takes out waiter `number`, if it still waits (its task was cancelled).
-    mutating func remove(_ number: Int) -> CheckedContinuation<Bool, Never>? {
-        waiters.removeValue(forKey: number)?.continuation
+    /// Takes out `ticket`'s waiter, if it still waits (its task was cancelled).
+    mutating func remove(_ ticket: Ticket) -> CheckedContinuation<Bool, Never>? {
+        waiters.removeValue(forKey: ObjectIdentifier(ticket))?.continuation
     }
 }

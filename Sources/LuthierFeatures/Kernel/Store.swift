@@ -30,11 +30,10 @@ public final class Store<R: Reducer>: Sendable {
 
     private let reducer: R
     private let core: Mutex<Core>
-    /// Readers whose stream ended while another held `core` (see `readerEnded`).
-    private let endedReaders: Mutex<[Int]>
-    /// Whether anybody has ever awaited a count of readers (a test, a shutdown), read without the
-    /// lock where it cannot be taken: a reader's end told late is then told by a task of its own.
-    private let awaitsReaders = Atomic<Bool>(false)
+    /// Readers whose stream ended while another held `core` (see `readerEnded`), and whether
+    /// anybody has ever awaited a count of readers (a test, a shutdown): such an end is then told
+    /// by a task of its own, since it cannot take the lock where it happens.
+    private let endedReaders: Mutex<(ids: [Int], awaited: Bool)>
     /// Every action that came back from an effect, with the state it led to: what a test receives.
     private let feedback: AsyncStream<(Action, State)>.Continuation?
     /// Where the store tells what it does, for the inspector and `LOG_LEVEL=trace`: each input
@@ -54,7 +53,7 @@ public final class Store<R: Reducer>: Sendable {
     ) {
         self.reducer = reducer
         core = Mutex(Core(state: initialState))
-        endedReaders = Mutex([])
+        endedReaders = Mutex(([], false))
         self.feedback = feedback
         self.tap = tap
         self.trace = trace
@@ -98,10 +97,13 @@ public final class Store<R: Reducer>: Sendable {
             core.readerWaiters.counted(core.readers.count)
         }
         guard removed == nil else { return }
-        endedReaders.withLock { $0.append(id) }
+        let awaited = endedReaders.withLock { ended in
+            ended.ids.append(id)
+            return ended.awaited
+        }
         // Someone awaits a count this end changes: the next holder of the lock would tell them,
         // but nothing says when one comes. Only a test or a shutdown waits, so a task is cheap here.
-        if awaitsReaders.load(ordering: .relaxed) {
+        if awaited {
             Task { [weak self] in self?.core.withLock { core in self?.dropEndedReaders(&core) } }
         }
     }
@@ -110,8 +112,8 @@ public final class Store<R: Reducer>: Sendable {
     /// only ever taken in this order (the store's, then this list's).
     private func dropEndedReaders(_ core: inout Core) {
         let ended = endedReaders.withLock { ended -> [Int] in
-            defer { ended = [] }
-            return ended
+            defer { ended.ids = [] }
+            return ended.ids
         }
         guard !ended.isEmpty else { return }
         for id in ended { core.readers.remove(id) }
@@ -244,21 +246,21 @@ public final class Store<R: Reducer>: Sendable {
     /// the task is cancelled first: what proves streams are released, awaited rather than polled.
     /// `condition` runs under the store's lock: it must not read or send to the store.
     public func untilSubscribers(_ condition: @escaping @Sendable (Int) -> Bool) async -> Bool {
-        let number = core.withLock { $0.readerWaiters.number() }
+        let ticket = ReaderCountWaiters.Ticket()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 // Nil once registered; else the answer now: met, or cancelled before it could wait.
                 let answer = core.withLock { core -> Bool? in
                     dropEndedReaders(&core)
                     if condition(core.readers.count) { return true }
-                    guard core.readerWaiters.add(number, condition, continuation) else { return false }
-                    awaitsReaders.store(true, ordering: .relaxed)
+                    guard core.readerWaiters.add(ticket, condition, continuation) else { return false }
+                    endedReaders.withLock { $0.awaited = true }
                     return nil
                 }
                 if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
-            core.withLock { $0.readerWaiters.remove(number) }?.resume(returning: false)
+            core.withLock { $0.readerWaiters.remove(ticket) }?.resume(returning: false)
         }
     }
 

@@ -86,6 +86,11 @@ public final class TapRecorder: Sendable {
         var bytes = 0
         /// Steps recorded since the recorder was made (the log keeps the last ones).
         var recorded = 0
+        /// Inputs numbered so far (`nextCause`).
+        var causes = 0
+        /// The newest versions of the session's output, each with the input that caused it, for
+        /// the streams that write them later, on their own threads (`cause(ofVersion:)`).
+        var versions: [VersionCause] = []
 
         mutating func dropOldest(releasingTo shared: TraceBudget?) {
             let oldest = elements.removeFirst()
@@ -112,10 +117,10 @@ public final class TapRecorder: Sendable {
     private let ring: Mutex<Ring<TapEvent>>
     private let steps: Mutex<StepLog>
     private let instances = Atomic<Int>(0)
-    private let causes = Atomic<Int>(0)
-    /// The newest versions of the session's output with the input that caused each, for the
-    /// streams that write them later, on their own threads (`cause(ofVersion:)`).
-    private let versionCauses = Mutex(Ring<VersionCause>(capacity: 64))
+    /// While the inspector's "Highlight updates" is on: it records, and patches name their cause.
+    private let highlighted = Atomic<Bool>(false)
+    /// The most versions `noteCause(ofVersion:)` keeps.
+    static let versionsKept = 64
 
     /// A version of the session's output, the input that caused it and the targets it replaced.
     public struct VersionCause: Sendable {
@@ -249,7 +254,11 @@ public final class TapRecorder: Sendable {
 
     /// A number for the next input while recording (1, 2, …), else 0: what `TapCause` carries.
     public func nextCause() -> Int {
-        isRecording ? causes.add(1, ordering: .relaxed).newValue : 0
+        guard isRecording else { return 0 }
+        return steps.withLock { log in
+            log.causes += 1
+            return log.causes
+        }
     }
 
     /// Notes that `version` of the session's output, replacing `targets`, was the work of the
@@ -257,12 +266,15 @@ public final class TapRecorder: Sendable {
     public func noteCause(ofVersion version: Int, targets: @autoclosure () -> [String]) {
         guard isRecording, let cause = Self.currentCause else { return }
         let note = VersionCause(version: version, cause: cause, targets: targets())
-        versionCauses.withLock { $0.append(note) }
+        steps.withLock { log in
+            if log.versions.count == Self.versionsKept { log.versions.removeFirst() }
+            log.versions.append(note)
+        }
     }
 
     /// What caused `version` of the session's output, if it is among the newest noted.
     public func cause(ofVersion version: Int) -> VersionCause? {
-        versionCauses.withLock { ring in ring.elements.last { $0.version == version } }
+        steps.withLock { log in log.versions.last { $0.version == version } }
     }
 
     /// The task's cause as a page says it: "Change 3: build.input change(color: Sky)", from the
@@ -275,8 +287,18 @@ public final class TapRecorder: Sendable {
 
     /// The versions `cause` made, oldest first.
     public func versions(causedBy cause: Int) -> [VersionCause] {
-        versionCauses.withLock { ring in ring.inOrder.filter { $0.cause == cause } }
+        steps.withLock { log in log.versions.filter { $0.cause == cause } }
     }
+
+    /// Turns "Highlight updates" on or off: while on the recorder records (one watcher, however
+    /// often it is turned on), so that each change has a cause a patch can name.
+    public func highlight(_ on: Bool) {
+        guard highlighted.exchange(on, ordering: .relaxed) != on else { return }
+        if on { watchers.add(1, ordering: .relaxed) } else { watchers.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Whether "Highlight updates" is on.
+    public var isHighlighting: Bool { highlighted.load(ordering: .relaxed) }
 
     /// A number for a new store of this recorder's session: 1, 2, …
     func nextInstance() -> Int {

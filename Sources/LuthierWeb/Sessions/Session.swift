@@ -18,9 +18,6 @@ public final class Session: Sendable {
         /// When it was last used, as the registry counts uses: the least recently used go first
         /// when the cap is reached.
         var lastUse: UInt64 = 0
-        /// While the inspector's switch is on, what stops the recording it keeps on: every page
-        /// of the session then outlines what each change updates (`highlightUpdates`).
-        var highlighting: (@Sendable () -> Void)?
     }
 
     /// The id its cookie carries. It is replaced when an order is placed (`SessionRegistry.rotate`),
@@ -450,10 +447,10 @@ public final class Session: Sendable {
         let fragments = fragments
         let renderer = renderer
         shop.start(
-            render: { [weak self, taps = shop.taps] change in
+            render: { [taps = shop.taps] change in
                 let patch = SessionFragments.table.changed(
                     from: change.previous, to: change.current, renderer: renderer)
-                let note = self?.highlightsUpdates == true ? taps?.causeDescription() : nil
+                let note = taps?.isHighlighting == true ? taps?.causeDescription() : nil
                 fragments.publish(patch, navigate: change.navigation, note: note) { version in
                     taps?.noteCause(ofVersion: version, targets: patch.map(\.target))
                 }
@@ -466,24 +463,10 @@ public final class Session: Sendable {
     /// Turns the inspector's "Highlight updates" on or off: while on, the session records (so each
     /// change has a cause) and each patch names the input that caused it, which every open page
     /// outlines what it updates with.
-    func highlightUpdates(_ on: Bool) {
-        let taps = shop.taps
-        let stop = activity.withLock { activity -> (@Sendable () -> Void)? in
-            guard on else {
-                defer { activity.highlighting = nil }
-                return activity.highlighting
-            }
-            if activity.highlighting == nil {
-                let nothingToStop: @Sendable () -> Void = {}
-                activity.highlighting = taps?.watch() ?? nothingToStop
-            }
-            return nil
-        }
-        stop?()
-    }
+    func highlightUpdates(_ on: Bool) { shop.taps?.highlight(on) }
 
     /// Whether the session's pages outline what each change updates.
-    var highlightsUpdates: Bool { activity.withLock { $0.highlighting != nil } }
+    var highlightsUpdates: Bool { shop.taps?.isHighlighting ?? false }
 
     /// Marks the session as used now, as the registry's `use`-th use.
     func touch(use: UInt64) {
