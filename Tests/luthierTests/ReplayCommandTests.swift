@@ -52,7 +52,7 @@ struct ReplayCommandTests {
                 emitted.output.hasPrefix(
                     "// Emitted by `luthier replay \(file.path) --emit-test` from a trace of 4 steps."))
             #expect(emitted.output.contains("struct ReplayedTrace {"), "\(emitted.output)")
-            #expect(emitted.output.contains("try store.input(2)  // 0."), "\(emitted.output)")
+            #expect(emitted.output.contains("try store.input(2)  // "), "\(emitted.output)")
             #expect(emitted.output.contains("    static let trace = #\"{\"discounts\":"), "\(emitted.output)")
 
             // The recording says the first change led to a dusk guitar; the reducers say sky.
