@@ -52,3 +52,47 @@ import Testing
                 ##"    static let trace = #"{"discounts":[],"dropped":0,"format":1,"steps":[]}"#"## + "\n}\n"))
     }
 }
+
+extension ReplayTestEmitterTests {
+    /// A builder's two changes recorded with a pause between them: the second's state before is
+    /// not the state the first led to.
+    static func pausedTrace() throws -> SessionTrace {
+        var sky = Guitar.standard
+        sky.color = .sky
+        var dusk = sky
+        dusk.color = .dusk
+        var longV = dusk
+        longV.shape = .longV
+        func step(_ number: Int, _ change: GuitarChange, from before: Guitar, to after: Guitar) -> TraceStep {
+            var step = TraceStep(
+                store: BuildFeature.traceName, instance: 1, at: .seconds(number), date: LuthierEnvironment.testNow,
+                origin: .input, action: BuildAction.change(change), before: BuildState(guitar: before),
+                after: BuildState(guitar: after), refusal: nil)
+            step.number = number
+            return step
+        }
+        let steps = [
+            step(1, GuitarChange(color: .sky), from: .standard, to: sky),
+            // Dusk was chosen while nothing recorded.
+            step(2, GuitarChange(shape: .longV), from: dusk, to: longV),
+        ]
+        return try SessionTrace(json: SessionTrace(steps: steps, shopCodes: []).json())
+    }
+
+    @Test("where the recording paused, the emitted test starts the store again from the recorded state")
+    func aPausedRecordingStartsAgain() async throws {
+        let trace = try Self.pausedTrace()
+        let source = try ReplayTestEmitter.source(of: trace, file: "paused.json")
+        #expect(source.contains("// The recording paused here: the store starts again from the state before step 2."))
+        #expect(source.contains(#"trace: trace, store: "build", instance: 1, from: 2, reducer: make)"#))
+        // What those lines do: each part replays as recorded.
+        let json = String(decoding: try trace.json(), as: UTF8.self)
+        var first = try TraceTestStore(trace: json, store: "build", instance: 1, reducer: ReplayedReducers.build)
+        try first.input(1)
+        await first.finish()
+        var resumed = try TraceTestStore(
+            trace: json, store: "build", instance: 1, from: 2, reducer: ReplayedReducers.build)
+        try resumed.input(2)
+        await resumed.finish()
+    }
+}

@@ -51,7 +51,18 @@ public enum ReplayTestEmitter {
                 "    where R.State: Traceable, R.Action: Traceable & Equatable {",
                 "        var store = try TraceTestStore(trace: trace, store: \"\(store.name)\", instance: \(store.instance), reducer: make)",
             ]
-            for step in store.steps {
+            for (index, step) in store.steps.enumerated() {
+                // Where the recording paused (an inspector closed, then opened again), the state
+                // before the step is not the one the last led to: the replay starts again there.
+                let last = index > 0 ? store.steps[index - 1] : nil
+                if let last, !recordedAlike(last.after ?? last.before, step.before) {
+                    lines += [
+                        "        await store.finish()",
+                        "        // The recording paused here: the store starts again from the state before step \(step.number).",
+                        "        store = try TraceTestStore(",
+                        "            trace: trace, store: \"\(store.name)\", instance: \(store.instance), from: \(step.number), reducer: make)",
+                    ]
+                }
                 let call = "        try store.\(step.origin == .input ? "input" : "answer")(\(step.number))  // "
                 let outcome = step.refusal == nil ? "" : ", refused"
                 let room = lineLength - call.count - outcome.count - 11
@@ -94,6 +105,13 @@ public enum ReplayTestEmitter {
             }
         }
         return longest + 1
+    }
+
+    /// Whether the state a step left (its state after, or before when it was refused) and the
+    /// next one's state before are the same, as the trace writes them.
+    private static func recordedAlike(_ after: any Traceable, _ before: any Traceable) -> Bool {
+        let encoder = SessionTrace.compactEncoder
+        return (try? encoder.encode(after)) == (try? encoder.encode(before))
     }
 
     /// The longest line the emitted source keeps to (swift-format's, in this repository).

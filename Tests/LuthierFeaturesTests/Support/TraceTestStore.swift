@@ -20,13 +20,15 @@ struct TraceTestStore<R: Reducer> where R.State: Traceable, R.Action: Traceable 
     /// - Parameters:
     ///   - trace: the trace's JSON, as `GET /inspect/trace` wrote it.
     ///   - name: the store's name in the trace (`build`), and `instance` which of that name.
+    ///   - start: the step whose state before is the store's first (its first step, or the first
+    ///     after a pause in the recording, where the state replayed so far is not the recorded one).
     ///   - make: builds the reducer from the replay's clock, date and the trace's codes.
     init(
-        trace json: String, store name: String, instance: Int,
+        trace json: String, store name: String, instance: Int, from start: Int? = nil,
         reducer make: @escaping @Sendable (ReplayContext) -> R
     ) throws {
         let trace = try SessionTrace(json: Data(json.utf8))
-        let own = trace.steps.filter { $0.store == name && $0.instance == instance }
+        let own = trace.steps.filter { $0.store == name && $0.instance == instance && $0.number >= (start ?? 0) }
         guard let first = own.first, let initial = first.before as? R.State else {
             throw TraceTestStoreError("the trace has no step of \(name)#\(instance) whose state is this reducer's")
         }
