@@ -45,6 +45,9 @@ import Testing
         #expect(ReplayTestEmitter.suiteName("/tmp/luthier-trace.json") == "ReplayedLuthierTrace")
         #expect(ReplayTestEmitter.suiteName("bug 42 (café).json") == "ReplayedBug42Caf")
         #expect(ReplayTestEmitter.fenceLength(###"{"x": "a\"## b"}"###) == 3)
+        // A file's name cannot end the suite's title early.
+        let named = try ReplayTestEmitter.source(of: SessionTrace(steps: [], shopCodes: []), file: #"a"); x(\.json"#)
+        #expect(named.contains(#"@Suite("a\"); x(\\.json: the recorded session, replayed")"#), "\(named)")
         #expect(ReplayTestEmitter.fenceLength(##"{"x": "#"}"##) == 2)
         let source = try ReplayTestEmitter.source(of: SessionTrace(steps: [], shopCodes: []), file: "t.json")
         #expect(

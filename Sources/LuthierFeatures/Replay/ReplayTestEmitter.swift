@@ -35,7 +35,7 @@ public enum ReplayTestEmitter {
             "",
             "@testable import LuthierFeatures",
             "",
-            "@Suite(\"\(oneLine(file)): the recorded session, replayed\")",
+            "@Suite(\"\(literal(oneLine(file))): the recorded session, replayed\")",
             "struct \(name) {",
         ]
         for store in stores {
@@ -112,6 +112,12 @@ public enum ReplayTestEmitter {
     private static func recordedAlike(_ after: any Traceable, _ before: any Traceable) -> Bool {
         let encoder = SessionTrace.compactEncoder
         return (try? encoder.encode(after)) == (try? encoder.encode(before))
+    }
+
+    /// `text` as it may stand inside a Swift string literal: its backslashes and quotes escaped
+    /// (a file's name is the reader's to choose, and must not end the literal).
+    static func literal(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
     }
 
     /// The longest line the emitted source keeps to (swift-format's, in this repository).
