@@ -146,8 +146,8 @@ public final class FragmentStore: ConditionWatched {
     ) {
         guard !fragments.isEmpty || navigate != nil else { return }
         let now = stopwatch?() ?? .zero
-        let changed = state.withLock { state -> (version: Int, wakers: [StreamWaker])? in
-            guard !state.isFinished else { return nil }
+        let wakers = state.withLock { state -> [StreamWaker] in
+            guard !state.isFinished else { return [] }
             state.version += 1
             state.publishedAt = now
             state.encoded.removeAll(keepingCapacity: true)
@@ -164,10 +164,9 @@ public final class FragmentStore: ConditionWatched {
                 }
             }
             versioned(state.version)
-            return (state.version, Array(state.wakers.values))
+            return Array(state.wakers.values)
         }
-        guard let changed else { return }
-        for waker in changed.wakers { waker.wake() }
+        for waker in wakers { waker.wake() }
     }
 
     /// The HTML of `target` as last published: what a page drawn now shows for it, the same

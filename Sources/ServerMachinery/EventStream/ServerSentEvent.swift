@@ -35,13 +35,12 @@ public enum ServerSentEvent {
             case nil: buffer.writeStaticString("}")
             }
         }
+        buffer.writeStaticString("]")
         if let note {
-            buffer.writeStaticString("],\"note\":")
+            buffer.writeStaticString(",\"note\":")
             writeJSONString(note, into: &buffer)
-            buffer.writeStaticString("}\n\n")
-        } else {
-            buffer.writeStaticString("]}\n\n")
         }
+        buffer.writeStaticString("}\n\n")
         return buffer
     }
     /// A list's edits, in order: `"items":[{"id":…,"after":…,"html":…},{"id":…,"html":…},
