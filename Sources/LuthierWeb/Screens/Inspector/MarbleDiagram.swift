@@ -65,6 +65,7 @@ struct MarbleDiagram: Sendable {
     /// escaped by the template.
     var view: View {
         let lanes = lanes
+        let events = Dictionary(grouping: visible, by: \.lane)
         func middle(_ index: Int) -> Int { Self.margin + index * Self.laneHeight + Self.laneHeight / 2 }
         let axisY = Self.margin + max(lanes.count, 1) * Self.laneHeight + 14
         return View(
@@ -76,7 +77,7 @@ struct MarbleDiagram: Sendable {
             emptyY: Self.margin + 18,
             lanes: lanes.enumerated().map { View.Lane(name: $1, y: middle($0)) },
             marbles: lanes.enumerated().flatMap { index, lane in
-                marbles(of: visible.filter { $0.lane == lane }, lane: index, y: middle(index))
+                marbles(of: events[lane] ?? [], lane: index, y: middle(index))
             },
             axisY: axisY, axisStart: Self.labelWidth, axisEnd: Self.labelWidth + Self.plotWidth)
     }
