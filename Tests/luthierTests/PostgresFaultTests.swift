@@ -115,7 +115,7 @@ struct ThrowawayPostgres {
         _ = try? await Self.run(["stop", directory])
     }
 
-    /// Runs the script with `arguments`; its standard output, once it has ended with status 0.
+    /// Runs the script with `arguments`; its output, once it has ended with status 0.
     ///
     /// The output goes to a file, not a pipe: the server the script starts inherits the script's
     /// descriptors, so a pipe's end would never come.
@@ -130,6 +130,8 @@ struct ThrowawayPostgres {
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script] + arguments
         process.standardOutput = output
+        // Its errors too, so that a failure says why (the server's log, initdb's).
+        process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
         try? output.close()
