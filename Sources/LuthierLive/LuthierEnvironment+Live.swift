@@ -59,21 +59,27 @@ public struct LiveSystem: Sendable {
     ///   - ratesURL: an upstream rates provider; nil uses the embedded default rates.
     ///   - simulateLatency: makes the workshop take the original app's times (for demos).
     ///   - shopTaps: the shop's tap recorder (its inspector), which the rates provider records into.
+    ///   - postgresTimeouts: how long a PostgreSQL database and this instance wait for each other.
     public init(
         database: String, ratesURL: URL?, newsURL: URL? = nil, simulateLatency: Bool, logger: Logger,
-        shopTaps: TapRecorder? = nil, servingCorrupt: Bool = false
+        shopTaps: TapRecorder? = nil, servingCorrupt: Bool = false,
+        postgresTimeouts: PostgresTimeouts = PostgresTimeouts()
     ) throws {
         let clock = ContinuousClock()
         let latency = SimulatedLatency(clock: clock, isEnabled: simulateLatency)
         let workshop: WorkshopClient
         let sessions: SessionStore
         if PostgresLocation.isPostgres(database) {
-            let postgres = PostgreSQLDatabase(location: try PostgresLocation(url: database), logger: logger)
+            let postgres = PostgreSQLDatabase(
+                location: try PostgresLocation(url: database), logger: logger, timeouts: postgresTimeouts)
             self.database = .postgres(postgres)
-            store = WorkshopStore(postgres: postgres)
+            let store = WorkshopStore(postgres: postgres)
+            self.store = store
             workshop = .live(store: store, latency: latency, changesElsewhere: { postgres.changes() })
             sessions = .live(store: store, postgres: postgres)
-            floorLeader = PostgresFloorLeader(location: postgres.location, logger: logger, clock: clock)
+            floorLeader = PostgresFloorLeader(
+                location: postgres.location, logger: logger, clock: clock, timeouts: postgresTimeouts,
+                beginTerm: { try await store.beginFloorTerm() })
         } else {
             let sqlite = try SQLiteDatabase(path: database, servingCorrupt: servingCorrupt)
             self.database = .sqlite(sqlite)

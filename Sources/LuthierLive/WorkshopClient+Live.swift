@@ -43,7 +43,7 @@ extension WorkshopClient {
             },
             order: { number in try await store.order(number: number) },
             // The workshop floor's own calls are never slowed down: they are not the customer's.
-            advanceStages: { now, pace in try await store.advanceStages(now: now, pace: pace) },
+            advanceStages: { now, pace, term in try await store.advanceStages(now: now, pace: pace, term: term) },
             nextStageChange: { pace in try await store.nextStageChange(pace: pace) },
             recentOrders: { limit in try await store.recentOrders(limit: limit) },
             ordersInProgress: { try await store.ordersInProgress() },

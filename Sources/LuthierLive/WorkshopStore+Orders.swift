@@ -112,11 +112,13 @@ extension WorkshopStore {
         }
     }
 
-    static func insertStage(_ entry: StageEntry, of number: String, on connection: any SQLConnection) async throws {
+    static func insertStage(
+        _ entry: StageEntry, of number: String, in term: FloorTerm? = nil, on connection: any SQLConnection
+    ) async throws {
         try await connection.run(
             """
-            INSERT INTO order_stages (order_number, status, started_at, note)
-            VALUES (\(number), \(entry.status.rawValue), \(milliseconds(entry.startedAt)), \(entry.note))
+            INSERT INTO order_stages (order_number, status, started_at, note, term)
+            VALUES (\(number), \(entry.status.rawValue), \(milliseconds(entry.startedAt)), \(entry.note), \(term?.number))
             """)
     }
 

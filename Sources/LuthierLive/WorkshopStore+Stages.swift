@@ -13,9 +13,21 @@ extension WorkshopStore {
     /// several paces behind (the server was down) therefore moves one stage per call, each call
     /// finding it due again: no stage is skipped. Finished orders never move.
     ///
+    /// With a `term` (an instance leading among several), the pass moves nothing and throws
+    /// `WorkshopStoreError.floorTermEnded` unless that term is still the floor's, read under the
+    /// same lock as the moves: a leader's statements that reach the database only after another
+    /// instance has taken the lead (its link was cut) move nothing. Each stage row keeps the term
+    /// it was moved in.
+    ///
     /// - Returns: the orders that moved, as stored now, oldest first.
-    public func advanceStages(now: Date, pace: WorkshopPace) async throws -> [Order] {
+    public func advanceStages(now: Date, pace: WorkshopPace, term: FloorTerm? = nil) async throws -> [Order] {
         try await database.write { connection in
+            if let term {
+                let current = try await Self.floorTerm(on: connection)
+                guard current == term else {
+                    throw WorkshopStoreError.floorTermEnded(term: term.number, current: current.number)
+                }
+            }
             let inProgress = try await connection.rows(
                 """
                 SELECT number, status, shipping, stage_started_at FROM orders
@@ -41,7 +53,7 @@ extension WorkshopStore {
                     UPDATE orders SET status = \(next.status.rawValue), stage_started_at = \(Self.milliseconds(next.startedAt))
                     WHERE number = \(number)
                     """)
-                try await Self.insertStage(next, of: number, on: connection)
+                try await Self.insertStage(next, of: number, in: term, on: connection)
                 try await connection.tell(WorkshopChange.advanced(number: number).payload, on: .workshop)
                 moved.append(number)
             }
@@ -59,6 +71,22 @@ extension WorkshopStore {
             }
             return orders
         }
+    }
+
+    /// Starts a new term of the workshop floor, for an instance that has just taken the lead: every
+    /// pass of an older term is refused from now on (``advanceStages(now:pace:term:)``). Raised
+    /// under the workshop's lock, so a pass of the old term already under way finishes first.
+    public func beginFloorTerm() async throws -> FloorTerm {
+        try await database.write { connection in
+            try await connection.run("UPDATE floor_term SET term = term + 1 WHERE id = 1")
+            return try await Self.floorTerm(on: connection)
+        }
+    }
+
+    /// The floor's term now (the migration writes its one row, at 0).
+    static func floorTerm(on connection: any SQLConnection) async throws -> FloorTerm {
+        let term: Int64? = try await connection.rows("SELECT term FROM floor_term WHERE id = 1").first?.first()
+        return FloorTerm(term ?? 0)
     }
 
     /// When the next stage change is due at `pace` — the earliest stage start plus `pace` of the

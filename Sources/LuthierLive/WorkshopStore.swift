@@ -171,6 +171,15 @@ public final class WorkshopStore: Sendable {
         )
         """
 
+    /// The workshop floor's term (``FloorTerm``): one row, raised by each instance that takes the
+    /// lead, and the term each stage was moved in. The same words on SQLite and PostgreSQL.
+    static let floorTermMigration = [
+        "CREATE TABLE floor_term (id INTEGER PRIMARY KEY CHECK (id = 1), term BIGINT NOT NULL)",
+        "INSERT INTO floor_term (id, term) VALUES (1, 0)",
+        // Null: moved by an instance that leads alone, or before terms were kept.
+        "ALTER TABLE order_stages ADD COLUMN term BIGINT",
+    ]
+
     static func milliseconds(_ date: Date) -> Int64 { WorkshopPace.milliseconds(date) }
 
     static func date(milliseconds: Int64) -> Date { WorkshopPace.date(milliseconds: milliseconds) }

@@ -22,6 +22,9 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     case unreadableSecret(name: String)
     /// An insert of a journal story gave back no id (the database's answer was not the row).
     case storyNotStored
+    /// A pass of the workshop floor in a term that has ended: another instance has taken the lead
+    /// since, and this one moved nothing.
+    case floorTermEnded(term: Int64, current: Int64)
 
     public var description: String {
         switch self {
@@ -44,6 +47,9 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "The shared secret \(name) is not 32 bytes of hex; delete its row to make a new one"
         case .storyNotStored:
             "The journal story was not stored: the database gave back no id"
+        case .floorTermEnded(let term, let current):
+            "The workshop floor's term \(term) has ended (another instance leads it in term \(current)); "
+                + "this instance moved nothing"
         }
     }
 }

@@ -32,6 +32,18 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "PostgreSQL only: seconds a request waits for the database before it is refused with 503, and the server's bound on one statement, one lock wait and a transaction left idle (1–300)."
+    )
+    var databaseTimeout = 5
+
+    @Option(
+        help:
+            "PostgreSQL only: seconds the server keeps the workshop floor's leader's lock after it last heard from the leader (a machine gone, a link cut); another instance leads within this and a second (2–300)."
+    )
+    var leaderLease = 3
+
+    @Option(
+        help:
             "A JSON exchange-rate provider answering {\"base\":\"USD\",\"rates\":{\"EUR\":0.83,…}}; without it the built-in rates are used."
     )
     var ratesURL: String?
@@ -188,6 +200,13 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard sessionIdleMinutes > 0 else { throw ValidationError("--session-idle-minutes must be at least 1.") }
+        guard (1...300).contains(databaseTimeout) else {
+            throw ValidationError("--database-timeout must be from 1 to 300 seconds.")
+        }
+        // The leader asks the database every second: a shorter lease would end a leader that is well.
+        guard (2...300).contains(leaderLease) else {
+            throw ValidationError("--leader-lease must be from 2 to 300 seconds.")
+        }
         guard (0...86_400).contains(hiddenStreamCloseSeconds) else {
             throw ValidationError("--hidden-stream-close-seconds must be from 0 (never) to 86400.")
         }
@@ -323,7 +342,8 @@ struct Serve: AsyncParsableCommand {
             simulateLatency: simulateLatency,
             logger: logger,
             shopTaps: .shop(configuration: configuration, clock: ContinuousClock(), logger: logger),
-            servingCorrupt: serveCorruptDatabase
+            servingCorrupt: serveCorruptDatabase,
+            postgresTimeouts: PostgresTimeouts(call: .seconds(databaseTimeout), leaderLease: .seconds(leaderLease))
         )
         logger.info("Database", metadata: ["database": "\(live.databaseDescription)"])
         for warning in live.warnings { logger.critical("\(warning)") }

@@ -143,13 +143,17 @@ import Testing
 
         var leadership: FloorLeadership {
             FloorLeadership {
-                guard !self.leading.withLock({ $0 }) else { return }
+                guard !self.leading.withLock({ $0 }) else { return Self.term }
                 self.ask.yield()
                 var iterator = self.grants.makeAsyncIterator()
                 _ = await iterator.next()
                 self.leading.withLock { $0 = true }
+                return Self.term
             }
         }
+
+        /// The term the gate grants: each pass is expected to carry it to the workshop.
+        static let term = FloorTerm(7)
 
         func lead() { grant.yield() }
     }
@@ -180,6 +184,40 @@ import Testing
         // The order's wake-up, kept while the floor waited, makes a second pass at once.
         await store.receive(.advanced([], at: base))
         #expect(harness.workshop.floorCounts.advanceStages == 2)
+        // Each pass carried the term it was granted under, for the store to fence.
+        #expect(harness.workshop.passTerms == [LeadershipGate.term, LeadershipGate.term])
+        await store.finish()
+    }
+
+    @Test func aPassRefusedAsksForTheLeadAgainAndRetriesInTheTermItIsGivenThen() async {
+        let harness = Harness()
+        let base = harness.base
+        let term = Mutex(FloorTerm(1))
+        var store = TestStore<WorkshopFloorFeature>(making: { feedback in
+            WorkshopFloor(
+                environment: harness.environment, pace: .demo,
+                leadership: FloorLeadership { term.withLock { $0 } }, feedback: feedback
+            )
+            .store
+        })
+        store.send(.start)
+        await store.receive(.loaded(recentOrders: [], inProgress: [], guitarsOrderedToday: 0, at: base))
+        await store.receive(.advanced([], at: base))
+        // The store refuses the next pass, as it refuses one whose term has ended; meanwhile the
+        // lead passes to a new term.
+        harness.workshop.failFloorCalls(1)
+        let order = Fixture.order(1, minutes: 0)
+        harness.workshop.store(order)
+        store.send(.placed(order, at: base)) {
+            $0.recentOrders = [order]
+            $0.inProgress = [order]
+            $0.guitarsOrderedToday = 1
+        }
+        await store.receive(.retrying(after: .seconds(1)))
+        term.withLock { $0 = FloorTerm(2) }
+        await harness.clock.advance(by: .seconds(1))
+        await store.receive(.advanced([], at: base + 1))
+        #expect(harness.workshop.passTerms == [FloorTerm(1), FloorTerm(1), FloorTerm(2)])
         await store.finish()
     }
 

@@ -71,7 +71,7 @@ struct JournalClientContractTests {
             }
             let pace = WorkshopPace(perStage: .seconds(10))
             let late = order.placedAt.addingTimeInterval(3_600)
-            while try await workshop.advanceStages(late, pace).first != nil {}
+            while try await workshop.advanceStages(late, pace, nil).first != nil {}
             let more = inStock > 1 ? " (and \(inStock - 1) more)" : ""
             #expect(
                 try await Self.titles(journal) == [

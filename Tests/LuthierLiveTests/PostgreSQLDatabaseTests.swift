@@ -13,7 +13,7 @@ import Testing
     @Test func aCallGivesUpAfterItsBoundWithASentence() async throws {
         let location = try PostgresLocation(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable")
         let database = PostgreSQLDatabase(
-            location: location, logger: .quiet, callTimeout: .seconds(5), clock: ImmediateClock())
+            location: location, logger: .quiet, timeouts: PostgresTimeouts(call: .seconds(5)), clock: ImmediateClock())
         let store = WorkshopStore(postgres: database)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await database.run() }
@@ -217,16 +217,18 @@ struct PostgreSQLDatabaseSessionNoticeTests {
             let clock = TestClock<Duration>()
             let (firstTries, firstTried) = AsyncStream<Bool>.makeStream()
             let (secondTries, secondTried) = AsyncStream<Bool>.makeStream()
-            let leader = Leader(location: first.database.location, logger: .quiet, clock: clock) {
-                firstTried.yield($0)
-            }
-            let other = Leader(location: first.database.location, logger: .quiet, clock: clock) {
-                secondTried.yield($0)
-            }
+            let leader = Leader(
+                location: first.database.location, logger: .quiet, clock: clock,
+                beginTerm: { try await first.store.beginFloorTerm() }
+            ) { firstTried.yield($0) }
+            let other = Leader(
+                location: first.database.location, logger: .quiet, clock: clock,
+                beginTerm: { try await first.store.beginFloorTerm() }
+            ) { secondTried.yield($0) }
             let leading = Task { await leader.run() }
             var leaderTries = firstTries.makeAsyncIterator()
             #expect(await leaderTries.next() == true)
-            try await leader.leadership.untilLeading()
+            let firstTerm = try #require(try await leader.leadership.untilLeading())
 
             let following = Task { await other.run() }
             defer { following.cancel() }
@@ -245,8 +247,14 @@ struct PostgreSQLDatabaseSessionNoticeTests {
                 tries += 1
             }
             #expect(taken)
-            try await other.leadership.untilLeading()
+            let secondTerm = try #require(try await other.leadership.untilLeading())
             #expect(other.isLeading)
+            // A new term, and the old one's passes move nothing.
+            #expect(secondTerm > firstTerm)
+            await #expect(throws: WorkshopStoreError.floorTermEnded(term: firstTerm.number, current: secondTerm.number))
+            {
+                try await first.store.advanceStages(now: Date(), pace: .demo, term: firstTerm)
+            }
         }
     }
 

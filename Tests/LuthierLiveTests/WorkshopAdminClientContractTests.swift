@@ -61,7 +61,7 @@ struct WorkshopAdminClientContractTests {
                 try await admin.markCollected(pickup.number)
             }
             let pace = WorkshopPace(perStage: .seconds(1))
-            while try await !workshop.advanceStages(pickup.placedAt.addingTimeInterval(60), pace).isEmpty {}
+            while try await !workshop.advanceStages(pickup.placedAt.addingTimeInterval(60), pace, nil).isEmpty {}
             #expect(try await admin.markCollected(pickup.number).status == .collected)
             #expect(try await admin.orders(.collected, nil, 10).map(\.number) == [pickup.number])
             #expect(try await admin.orders(nil, String(pickup.number.suffix(4)), 10).map(\.number) == [pickup.number])

@@ -102,17 +102,45 @@ struct WorkshopClientContractTests {
             let placed = order.placedAt
             #expect(try await client.ordersInProgress().map(\.number) == [order.number])
             #expect(try await client.nextStageChange(pace) == pace.stageEnds(startedAt: placed))
-            #expect(try await client.advanceStages(placed.addingTimeInterval(9.999), pace).isEmpty)
+            #expect(try await client.advanceStages(placed.addingTimeInterval(9.999), pace, nil).isEmpty)
             // A server down for an hour: each call moves the order one stage, at that stage's true time.
             let late = placed.addingTimeInterval(3_600)
             var seen: [OrderStatus] = []
-            while let moved = try await client.advanceStages(late, pace).first {
+            while let moved = try await client.advanceStages(late, pace, nil).first {
                 seen.append(moved.status)
             }
             #expect(seen == [.bodyShaping, .finishing, .setup, .readyForPickup])
             #expect(try await client.ordersInProgress().isEmpty)
             #expect(try await client.nextStageChange(pace) == nil)
             #expect(try await client.order(order.number)?.status == .readyForPickup)
+        }
+    }
+
+    @Test(
+        "a pass in a term that has ended moves nothing; each stage keeps the term it moved in",
+        arguments: StoreBackend.all)
+    func floorTerms(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, store) = (clients.workshop, clients.store)
+            let pace = WorkshopPace(perStage: .seconds(10))
+            let order = try await client.placeOrder(
+                OrderFixture.request(checkoutID: "contract-terms", shipping: .pickup))
+            let old = try await store.beginFloorTerm()
+            let new = try await store.beginFloorTerm()
+            #expect(new > old)
+            let due = order.placedAt.addingTimeInterval(10)
+            await #expect(throws: WorkshopStoreError.floorTermEnded(term: old.number, current: new.number)) {
+                try await client.advanceStages(due, pace, old)
+            }
+            #expect(try await client.order(order.number)?.status == .woodSelection)
+            #expect(try await client.advanceStages(due, pace, new).map(\.status) == [.bodyShaping])
+            // A lone instance's pass has no term and is never refused.
+            #expect(try await client.advanceStages(due.addingTimeInterval(10), pace, nil).map(\.status) == [.finishing])
+            let terms = try await store.database.read(
+                "SELECT status, term FROM order_stages WHERE order_number = \(order.number) ORDER BY started_at")
+            #expect(
+                try terms.map { [try $0["status"] as String, (try $0["term"] as Int64?).map(String.init) ?? "none"] }
+                    == [["woodSelection", "none"], ["bodyShaping", "\(new.number)"], ["finishing", "none"]])
         }
     }
 

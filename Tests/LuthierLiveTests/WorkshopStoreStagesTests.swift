@@ -243,9 +243,9 @@ import Testing
         #expect(try await client.guitarsOrdered(OrderFixture.placedAt) == 1)
         #expect(try await client.nextStageChange(Self.pace) == Self.time(1))
         // Not slowed by the simulated latency: the test clock never moves here.
-        let moved = try await client.advanceStages(Self.time(1), Self.pace)
+        let moved = try await client.advanceStages(Self.time(1), Self.pace, nil)
         #expect(moved.map(\.status) == [.bodyShaping])
         #expect(try await client.order(order.number) == moved.first)
-        #expect(try await client.advanceStages(Self.time(1), Self.pace) == [])
+        #expect(try await client.advanceStages(Self.time(1), Self.pace, nil) == [])
     }
 }

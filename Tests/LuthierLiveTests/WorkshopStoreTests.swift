@@ -9,12 +9,12 @@ import Testing
     /// Every table a fully migrated database has.
     static let tables: Set<String> = [
         "wood_stock", "orders", "order_lines", "sessions", "analytics_events", "stock_adjustments", "order_stages",
-        "discount_codes", "journal_stories", "readiness_probe",
+        "discount_codes", "journal_stories", "readiness_probe", "floor_term",
     ]
     static let migrations = [
         "v1-wood-stock-and-orders", "v2-order-lines-discounts-sessions-analytics", "v3-order-stages",
         "v4-session-leftovers", "v5-stock-adjustments-stage-history-discount-codes", "v6-journal",
-        "v7-readiness-probe",
+        "v7-readiness-probe", "v8-floor-term",
     ]
 
     // MARK: - Opening and migrations

@@ -4,15 +4,18 @@
 ///
 /// Leadership saves work; it is not what keeps the stages right. Every pass moves what is due
 /// under the workshop's lock, so two instances that both believed they led for a moment (a leader
-/// cut off from the database until its connection is found dead) still move each stage once.
+/// cut off from the database until its connection is found dead) still move each stage once. And
+/// each pass carries the ``FloorTerm`` it was granted under: the store refuses a pass of a term
+/// that has ended, so the old leader moves nothing once another leads.
 public struct FloorLeadership: Sendable {
-    /// Returns once this instance leads (at once if it does); throws when cancelled.
-    public var untilLeading: @Sendable () async throws -> Void
+    /// Returns once this instance leads (at once if it does), with the term it leads in; nil for
+    /// an instance that leads alone, with no term to fence. Throws when cancelled.
+    public var untilLeading: @Sendable () async throws -> FloorTerm?
 
-    public init(untilLeading: @escaping @Sendable () async throws -> Void) {
+    public init(untilLeading: @escaping @Sendable () async throws -> FloorTerm?) {
         self.untilLeading = untilLeading
     }
 
-    /// A lone instance: it always leads.
-    public static let always = FloorLeadership(untilLeading: {})
+    /// A lone instance: it always leads, and has no term.
+    public static let always = FloorLeadership(untilLeading: { nil })
 }

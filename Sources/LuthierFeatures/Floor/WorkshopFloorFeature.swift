@@ -106,14 +106,14 @@ public struct WorkshopFloorFeature: Reducer {
     private func stageTimer(_ send: Send<Action>) async {
         guard await retrying(send, { try await load(send) }) else { return }
         while !Task.isCancelled {
-            // Another instance may lead: its moves reach this floor as changes elsewhere.
-            do {
-                try await leadership.untilLeading()
-            } catch {
-                return
-            }
             var nextWake: (@Sendable () async throws -> Void)?
-            guard await retrying(send, { nextWake = try await pass(send) }) else { return }
+            let passed = await retrying(send) {
+                // Another instance may lead: its moves reach this floor as changes elsewhere. Asked
+                // again before every try: a pass refused because its term ended waits for the lead.
+                let term = try await leadership.untilLeading()
+                nextWake = try await pass(send, in: term)
+            }
+            guard passed else { return }
             if let nextWake { await wake.wait(until: nextWake) }
         }
     }
@@ -134,9 +134,9 @@ public struct WorkshopFloorFeature: Reducer {
 
     /// One pass: moves what is due, and returns the wait until the next change (nil: none, go on
     /// at once), fixed on the clock before the pass is told.
-    private func pass(_ send: Send<Action>) async throws -> (@Sendable () async throws -> Void)? {
+    private func pass(_ send: Send<Action>, in term: FloorTerm?) async throws -> (@Sendable () async throws -> Void)? {
         let now = environment.now()
-        let moved = try await environment.workshop.advanceStages(now, pace)
+        let moved = try await environment.workshop.advanceStages(now, pace, term)
         let due = try await environment.workshop.nextStageChange(pace)
         let wait = Self.wait(from: environment.now(), until: due, afterMoving: !moved.isEmpty)
         let nextWake = wait > .zero ? alarm(on: environment.clock, after: wait) : nil
@@ -153,6 +153,8 @@ public struct WorkshopFloorFeature: Reducer {
                 try await step()
                 return true
             } catch {
+                // Cancelled (the shop stops): nothing failed, and nothing is retried.
+                if Task.isCancelled { return false }
                 let retry = alarm(on: environment.clock, after: delay)
                 send(.retrying(after: delay))
                 do {

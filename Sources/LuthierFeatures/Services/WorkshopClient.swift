@@ -23,8 +23,9 @@ public struct WorkshopClient: Sendable {
     /// Moves every unfinished order whose stage has lasted `pace` by `now` on by exactly one stage,
     /// its new stage starting one pace after the old one did (not at `now`: no drift, and an order
     /// several paces behind moves one stage per call, never skipping one). Returns the orders
-    /// that moved, as stored.
-    public var advanceStages: @Sendable (_ now: Date, _ pace: WorkshopPace) async throws -> [Order]
+    /// that moved, as stored. With a `term`, moves nothing and throws when that term has ended
+    /// (another instance has taken the lead since; see ``FloorTerm``).
+    public var advanceStages: @Sendable (_ now: Date, _ pace: WorkshopPace, _ term: FloorTerm?) async throws -> [Order]
     /// When the next stage change is due at `pace` (possibly already past), or nil when no order
     /// is in progress.
     public var nextStageChange: @Sendable (_ pace: WorkshopPace) async throws -> Date?
@@ -45,9 +46,11 @@ public struct WorkshopClient: Sendable {
         shippingOptions: @escaping @Sendable (_ lines: [CartLine]) async throws -> [ShippingOption],
         placeOrder: @escaping @Sendable (_ request: OrderRequest) async throws -> Order,
         order: @escaping @Sendable (_ number: String) async throws -> Order?,
-        advanceStages: @escaping @Sendable (_ now: Date, _ pace: WorkshopPace) async throws -> [Order] = { _, _ in
-            throw Unimplemented(name: "advanceStages")
-        },
+        advanceStages:
+            @escaping @Sendable (_ now: Date, _ pace: WorkshopPace, _ term: FloorTerm?) async throws -> [Order] = {
+                _, _, _ in
+                throw Unimplemented(name: "advanceStages")
+            },
         nextStageChange: @escaping @Sendable (_ pace: WorkshopPace) async throws -> Date? = { _ in
             throw Unimplemented(name: "nextStageChange")
         },

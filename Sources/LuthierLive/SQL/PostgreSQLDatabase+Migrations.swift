@@ -140,6 +140,11 @@ extension PostgreSQLDatabase {
             "v4-readiness-probe",
             [WorkshopStore.readinessProbeTable]
         ),
+        (
+            // The workshop floor's term, and the term each stage was moved in.
+            "v5-floor-term",
+            WorkshopStore.floorTermMigration
+        ),
     ]
 
     /// Runs every migration not yet recorded, inside the caller's transaction (which holds the

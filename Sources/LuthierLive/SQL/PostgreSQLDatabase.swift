@@ -24,6 +24,8 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// a refusal the customer sees in seconds ("please try again", 503), not a request held for
     /// the minute the pool keeps retrying before its circuit breaker trips.
     let callTimeout: Duration
+    /// The bounds the server holds this instance's connections to (``PostgresTimeouts``).
+    public let timeouts: PostgresTimeouts
     let clock: any Clock<Duration>
 
     public var description: String { location.description }
@@ -32,14 +34,16 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     static let migrationTimeout = Duration.seconds(120)
 
     public init(
-        location: PostgresLocation, logger: Logger, callTimeout: Duration = .seconds(5),
+        location: PostgresLocation, logger: Logger, timeouts: PostgresTimeouts = PostgresTimeouts(),
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.location = location
         self.logger = logger
-        self.callTimeout = callTimeout
+        self.timeouts = timeouts
+        self.callTimeout = timeouts.call
         self.clock = clock
-        client = PostgresClient(configuration: location.clientConfiguration(), backgroundLogger: logger)
+        client = PostgresClient(
+            configuration: location.clientConfiguration(parameters: timeouts.poolParameters), backgroundLogger: logger)
     }
 
     /// Runs the connection pool until the task is cancelled; queries wait until it runs.
@@ -153,6 +157,14 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
         try await connection(within: timeout) { connection in
             try await connection.withTransaction(logger: self.logger) { connection in
                 let connection = PostgreSQLConnection(database: self, connection: connection)
+                if let timeout, timeout > self.callTimeout {
+                    // A longer wait than a request's (start-up behind another's migration): the
+                    // server's bounds on this transaction's statements and lock waits follow it.
+                    let bound = PostgresTimeouts.milliseconds(timeout)
+                    try await connection.run(
+                        "SELECT set_config('statement_timeout', \(bound), true), set_config('lock_timeout', \(bound), true)"
+                    )
+                }
                 // Keyed by the schema and the lock's name: the instances of one shop share both;
                 // two shops (or two tests) in other schemas of one database never wait for each other.
                 if let lock {

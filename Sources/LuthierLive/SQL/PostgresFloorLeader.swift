@@ -9,10 +9,18 @@ import Synchronization
 /// when that connection ends, so when the leader dies (even `kill -9`: the kernel closes its
 /// socket) another instance takes it at its next try, within `retryInterval`.
 ///
-/// A leader checks its connection every `checkInterval`; when the check fails, or does not answer
-/// within `callTimeout`, it stops leading, closes the connection and tries again. Until then, cut
-/// off from the database, it may still believe it leads while another has taken over: harmless,
-/// since every pass moves stages under the workshop's lock (`FloorLeadership`).
+/// A leader cut off without its socket closing (its machine gone, its link cut) closes nothing,
+/// so the server is told to end the leader's connection, and free the lock, once it has heard
+/// nothing from it for the lease (``PostgresTimeouts/leaderLease``, `idle_session_timeout`); the
+/// leader asks `SELECT 1` every `checkInterval`, well within it. A new leader therefore takes the
+/// floor within the lease and a retry.
+///
+/// Each instance that takes the lock starts a new term (``FloorTerm``, raised in the database),
+/// and the floor's passes carry it: the store moves nothing for a term that has ended. A leader
+/// checks its connection every `checkInterval`; when the check fails, or does not answer within
+/// `callTimeout`, it stops leading, closes the connection and tries again. Until then, cut off
+/// from the database, it may still believe it leads while another has taken over; whatever it
+/// sends reaches the database only after the new term began, and is refused.
 ///
 /// Every query it makes is bounded: a connection PostgreSQL ended while it was idle (a restart of
 /// the server) can leave a query on it waiting for good, and cancelling the task does not end it.
@@ -24,11 +32,14 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     let clock: C
     /// Told of every try to take the lock, with whether it was taken (for tests and the log).
     private let attempted: @Sendable (Bool) -> Void
+    /// Starts a new term in the database (``WorkshopStore/beginFloorTerm()``), once the lock is taken.
+    private let beginTerm: @Sendable () async throws -> FloorTerm
     private let state = Mutex(State())
 
     private struct State {
-        var leading = false
-        var waiting: [UUID: CheckedContinuation<Void, any Error>] = [:]
+        /// The term this instance leads in; nil while it does not lead.
+        var term: FloorTerm?
+        var waiting: [UUID: CheckedContinuation<FloorTerm, any Error>] = [:]
     }
 
     /// How long an instance that does not lead waits before trying to take the lock again: the
@@ -38,15 +49,20 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     public static var checkInterval: Duration { .seconds(1) }
     /// How long any one of its queries may take before the connection is given up.
     let callTimeout: Duration
+    /// The server's bounds on the leader's connection (its lease among them).
+    let timeouts: PostgresTimeouts
 
     public init(
-        location: PostgresLocation, logger: Logger, clock: C, callTimeout: Duration = .seconds(5),
+        location: PostgresLocation, logger: Logger, clock: C, timeouts: PostgresTimeouts = PostgresTimeouts(),
+        beginTerm: @escaping @Sendable () async throws -> FloorTerm,
         attempted: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
         self.location = location
         self.logger = logger
         self.clock = clock
-        self.callTimeout = callTimeout
+        self.timeouts = timeouts
+        self.callTimeout = timeouts.call
+        self.beginTerm = beginTerm
         self.attempted = attempted
     }
 
@@ -54,19 +70,21 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     public var leadership: FloorLeadership { FloorLeadership { try await self.untilLeading() } }
 
     /// Whether this instance leads now.
-    public var isLeading: Bool { state.withLock { $0.leading } }
+    public var isLeading: Bool { state.withLock { $0.term != nil } }
 
-    /// Returns once this instance leads; throws `CancellationError` when cancelled first.
-    func untilLeading() async throws {
+    /// The term this instance leads in, once it leads; throws `CancellationError` when cancelled first.
+    func untilLeading() async throws -> FloorTerm {
         let id = UUID()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let now = state.withLock { state in
-                    guard !state.leading else { return true }
-                    state.waiting[id] = continuation
-                    return false
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FloorTerm, any Error>) in
+                let term = state.withLock { state in
+                    guard let term = state.term else {
+                        state.waiting[id] = continuation
+                        return FloorTerm?.none
+                    }
+                    return term
                 }
-                if now { continuation.resume() }
+                if let term { continuation.resume(returning: term) }
             }
         } onCancel: {
             state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(throwing: CancellationError())
@@ -80,10 +98,18 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
             var connection: PostgresConnection?
             do {
                 let opened = try await PostgresConnection.connect(
-                    configuration: try location.connectionConfiguration(), id: 2, logger: logger)
+                    configuration: try location.connectionConfiguration(parameters: timeouts.leaderParameters),
+                    id: 2, logger: logger)
                 connection = opened
                 try await takeLock(on: opened)
-                lead(true)
+                // Raised through the pool, under the workshop's lock: a pass of the old term
+                // still under way finishes first, and every later one is refused.
+                let term = try await FirstAnswer.of(
+                    { try await self.beginTerm() }, within: callTimeout, on: clock,
+                    otherwise: { [location, callTimeout] in
+                        WorkshopStoreError.unreachable(database: location.description, after: callTimeout)
+                    })
+                lead(term)
                 while true {
                     let check = alarm(on: clock, after: Self.checkInterval)
                     try await check()
@@ -94,12 +120,12 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
                     logger.warning("This instance no longer runs the workshop floor; trying again")
                 }
             }
-            lead(false)
+            lead(nil)
             try? await connection?.close()
             let retry = alarm(on: clock, after: Self.retryInterval)
             guard (try? await retry()) != nil else { break }
         }
-        lead(false)
+        lead(nil)
     }
 
     /// Returns once the lock is taken on `connection`, trying every `retryInterval`.
@@ -142,15 +168,20 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
             })
     }
 
-    private func lead(_ leading: Bool) {
+    private func lead(_ term: FloorTerm?) {
         let (changed, waiting) = state.withLock { state in
-            let changed = state.leading != leading
-            state.leading = leading
-            guard leading else { return (changed, [CheckedContinuation<Void, any Error>]()) }
+            let changed = state.term != term
+            state.term = term
+            guard term != nil else { return (changed, [CheckedContinuation<FloorTerm, any Error>]()) }
             defer { state.waiting.removeAll() }
             return (changed, Array(state.waiting.values))
         }
-        if changed, leading { logger.info("This instance runs the workshop floor (it holds the leader's lock)") }
-        for continuation in waiting { continuation.resume() }
+        guard let term else { return }
+        if changed {
+            logger.info(
+                "This instance runs the workshop floor (it holds the leader's lock)",
+                metadata: ["term": "\(term.number)"])
+        }
+        for continuation in waiting { continuation.resume(returning: term) }
     }
 }

@@ -71,8 +71,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         "postgres://\(username)@\(host):\(port)/\(database)" + (schema.map { " (schema \($0))" } ?? "")
     }
 
-    /// The client's configuration: the pool Luthier uses for every query.
-    func clientConfiguration() -> PostgresClient.Configuration {
+    /// The client's configuration: the pool Luthier uses for every query, its connections held to
+    /// `parameters` (``PostgresTimeouts``) by the server.
+    func clientConfiguration(parameters: [(String, String)] = []) -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS =
             switch self.tls {
             case .disable: .disable
@@ -81,17 +82,16 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             }
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
-        if let schema {
-            // A run-time parameter in the start-up packet: every connection of the pool looks in
-            // this schema first, without a `SET` per lease.
-            configuration.options.additionalStartupParameters = [("search_path", schema)]
-        }
+        // Run-time parameters in the start-up packet: every connection of the pool has them (its
+        // schema first on the search path, its bounds) without a `SET` per lease.
+        configuration.options.additionalStartupParameters = startupParameters(parameters)
         configuration.options.connectTimeout = .seconds(5)
         return configuration
     }
 
-    /// The same place for one connection of its own (``PostgreSQLDatabase/probe()``).
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// The same place for one connection of its own (``PostgreSQLDatabase/probe()``, the floor's
+    /// leader), held to `parameters` by the server.
+    func connectionConfiguration(parameters: [(String, String)] = []) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch self.tls {
             case .disable: .disable
@@ -101,8 +101,12 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         var configuration = PostgresConnection.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.connectTimeout = .seconds(5)
-        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        configuration.options.additionalStartupParameters = startupParameters(parameters)
         return configuration
+    }
+
+    private func startupParameters(_ parameters: [(String, String)]) -> [(String, String)] {
+        (schema.map { [("search_path", $0)] } ?? []) + parameters
     }
 }
 

@@ -77,6 +77,10 @@ extension SQLiteDatabase {
         migrator.registerMigration("v7-readiness-probe") { db in
             try db.execute(sql: WorkshopStore.readinessProbeTable)
         }
+        // v8: the workshop floor's term, and the term each stage was moved in.
+        migrator.registerMigration("v8-floor-term") { db in
+            for statement in WorkshopStore.floorTermMigration { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

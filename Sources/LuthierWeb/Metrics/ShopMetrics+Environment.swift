@@ -19,8 +19,8 @@ extension ShopMetrics {
             try await self.write("place-order", on: clock) { try await placeOrder(request) }
         }
         let advanceStages = environment.workshop.advanceStages
-        measured.workshop.advanceStages = { now, pace in
-            try await self.write("advance-stages", on: clock) { try await advanceStages(now, pace) }
+        measured.workshop.advanceStages = { now, pace, term in
+            try await self.write("advance-stages", on: clock) { try await advanceStages(now, pace, term) }
         }
         let save = environment.sessions.save
         measured.sessions.save = { key, base, snapshot in

@@ -51,6 +51,8 @@ final class FakeWorkshop: Sendable {
         var failures = 0
         /// Every stage change made, in order.
         var moves: [Move] = []
+        /// The term each pass carried, in order (a failed pass's too).
+        var passTerms: [FloorTerm?] = []
         /// The `since` of every `guitarsOrdered` call.
         var guitarsAskedSince: [Date] = []
     }
@@ -123,6 +125,7 @@ final class FakeWorkshop: Sendable {
 
     var floorCounts: FloorCounts { state.withLock { $0.floor.counts } }
     var moves: [Move] { state.withLock { $0.floor.moves } }
+    var passTerms: [FloorTerm?] { state.withLock { $0.floor.passTerms } }
     var guitarsAskedSince: [Date] { state.withLock { $0.floor.guitarsAskedSince } }
 
     /// Counts a floor call, and throws when the store is to be down for it.
@@ -149,7 +152,8 @@ final class FakeWorkshop: Sendable {
         a.placedAt != b.placedAt ? a.placedAt > b.placedAt : a.number > b.number
     }
 
-    private func advanceStages(now: Date, pace: WorkshopPace) throws -> [Order] {
+    private func advanceStages(now: Date, pace: WorkshopPace, term: FloorTerm?) throws -> [Order] {
+        state.withLock { $0.floor.passTerms.append(term) }
         try floorCall { $0.advanceStages += 1 }
         let step = Self.milliseconds(pace)
         return state.withLock { state in
@@ -284,7 +288,7 @@ final class FakeWorkshop: Sendable {
             },
             // Only the floor reads orders back (what another instance changed); the checkout never does.
             order: { number in self.storedOrder(number) },
-            advanceStages: { now, pace in try self.advanceStages(now: now, pace: pace) },
+            advanceStages: { now, pace, term in try self.advanceStages(now: now, pace: pace, term: term) },
             nextStageChange: { pace in try self.nextStageChange(pace: pace) },
             recentOrders: { limit in try self.recentOrders(limit: limit) },
             ordersInProgress: { try self.ordersInProgress() },

@@ -18,6 +18,8 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
         let sessions: SessionStore
         let analytics: AnalyticsClient
         let journal: JournalClient
+        /// The store behind them, for what no client offers (starting a floor term).
+        let store: WorkshopStore
     }
 
     let name: String
@@ -39,7 +41,8 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
         try await body(
             Clients(
                 workshop: .live(store: store, clock: TestClock()), admin: .live(store: store),
-                sessions: .live(store: store), analytics: .live(store: store), journal: .live(store: store)))
+                sessions: .live(store: store), analytics: .live(store: store), journal: .live(store: store),
+                store: store))
     }
 
     /// The PostgreSQL server the tests may use, from `LUTHIER_TEST_POSTGRES_URL`.
@@ -57,7 +60,7 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
                             store: store, latency: SimulatedLatency(clock: TestClock(), isEnabled: false),
                             changesElsewhere: { instance.database.changes() }),
                         admin: .live(store: store), sessions: .live(store: store, postgres: instance.database),
-                        analytics: .live(store: store), journal: .live(store: store)))
+                        analytics: .live(store: store), journal: .live(store: store), store: store))
             }
         }
     }
@@ -83,7 +86,8 @@ struct PostgresInstance: Sendable {
     ) -> PostgresInstance {
         PostgresInstance(
             database: PostgreSQLDatabase(
-                location: database.location, logger: logger, callTimeout: callTimeout, clock: clock),
+                location: database.location, logger: logger, timeouts: PostgresTimeouts(call: callTimeout), clock: clock
+            ),
             now: now)
     }
 }
@@ -96,11 +100,13 @@ enum PostgresTestSchema {
         var location = try PostgresLocation(url: url)
         var logger = Logger(label: "postgres-test")
         logger.logLevel = .error
-        let server = PostgreSQLDatabase(location: location, logger: logger, callTimeout: .seconds(60))
+        let server = PostgreSQLDatabase(
+            location: location, logger: logger, timeouts: PostgresTimeouts(call: .seconds(60)))
         location.schema = "luthier_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         // The bound a call may wait is not what the contracts check; under the whole suite's load
         // a generous one keeps them about the stores.
-        let database = PostgreSQLDatabase(location: location, logger: logger, callTimeout: .seconds(60))
+        let database = PostgreSQLDatabase(
+            location: location, logger: logger, timeouts: PostgresTimeouts(call: .seconds(60)))
         let schema = location.schema ?? ""
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await server.run() }
