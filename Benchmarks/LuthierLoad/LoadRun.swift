@@ -433,6 +433,10 @@ final class LoadRun: Sendable {
         }
         var showcase: [Duration] = []
         var orders: [Duration] = []
+        // With kiosks on other instances, the order's latency to its own instance's kiosks and to
+        // the others', apart: the others' cost the database's notification and a read of the order.
+        var ordersHere: [Duration] = []
+        var ordersElsewhere: [Duration] = []
         var bareEvents: [Duration] = []
         var rounds: [String] = []
         var wireOfOrders = 0
@@ -464,7 +468,12 @@ final class LoadRun: Sendable {
             let missing = await waitUntilSettled(kiosks, until: min(deadline, .now + .seconds(15)))
             if missing > 0 { report.fail("broadcast", "\(missing) kiosks never got the order") }
             wireOfOrders += kiosks.reduce(0) { $0 + $1.wireBytes } - wireBeforeOrder
-            let thisOrder = kiosks.flatMap { $0.takeLatencies() }
+            var thisOrder: [Duration] = []
+            for (index, kiosk) in kiosks.enumerated() {
+                let latencies = kiosk.takeLatencies()
+                thisOrder += latencies
+                if index % kioskClients.count == 0 { ordersHere += latencies } else { ordersElsewhere += latencies }
+            }
             orders += thisOrder
             var line = "order \(Percentiles(thisOrder).summary([("p50", 0.5), ("p99", 0.99)]))"
             if let bare {
@@ -495,6 +504,15 @@ final class LoadRun: Sendable {
         report.add(
             "broadcast", "order → kiosk-orders patch (\(orders.count), \(settings.broadcastOrders) orders)",
             Percentiles(orders).summary(points))
+        if !settings.kioskServers.isEmpty {
+            report.add(
+                "broadcast", "order → kiosks on its own instance (\(ordersHere.count))",
+                Percentiles(ordersHere).summary(points))
+            report.add(
+                "broadcast",
+                "order → kiosks on the \(settings.kioskServers.count) other instance(s) (\(ordersElsewhere.count))",
+                Percentiles(ordersElsewhere).summary(points))
+        }
         if bare != nil {
             report.add(
                 "broadcast", "event → \(kiosks.count) bare SwiftNIO streams (\(bareEvents.count))",

@@ -19,6 +19,13 @@ extension WorkshopPace {
         return StageEntry(status: next, startedAt: Self.date(milliseconds: ends))
     }
 
+    /// The latest start, in whole milliseconds, of a stage that has run its course by `now`: a
+    /// store need only look at the orders whose stage began then or before (and judge each with
+    /// ``nextStage(after:shipping:startedAt:now:)``).
+    public func latestDueStart(by now: Date) -> Int64 {
+        Self.milliseconds(now) - perStageMilliseconds
+    }
+
     /// When a stage begun at `startedAt` ends.
     public func stageEnds(startedAt: Date) -> Date {
         Self.date(milliseconds: Self.milliseconds(startedAt) + perStageMilliseconds)

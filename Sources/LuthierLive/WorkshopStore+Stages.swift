@@ -13,15 +13,25 @@ extension WorkshopStore {
     /// several paces behind (the server was down) therefore moves one stage per call, each call
     /// finding it due again: no stage is skipped. Finished orders never move.
     ///
-    /// With a `term` (an instance leading among several), the pass moves nothing and throws
-    /// `WorkshopStoreError.floorTermEnded` unless that term is still the floor's, read under the
-    /// same lock as the moves: a leader's statements that reach the database only after another
-    /// instance has taken the lead (its link was cut) move nothing. Each stage row keeps the term
-    /// it was moved in.
+    /// The work is the change's, not the workshop's: only orders whose stage began early enough to
+    /// be due are read (an index on status and stage start), and most passes, which find nothing
+    /// due (the floor makes one for each order placed), learn so from one read without the lock,
+    /// holding up no order.
+    ///
+    /// With a `term` (an instance leading among several), a pass that finds something due moves
+    /// nothing and throws `WorkshopStoreError.floorTermEnded` unless that term is still the
+    /// floor's, read under the same lock as the moves: a leader's statements that reach the
+    /// database only after another instance has taken the lead (its link was cut) move nothing.
+    /// Each stage row keeps the term it was moved in.
     ///
     /// - Returns: the orders that moved, as stored now, oldest first.
     public func advanceStages(now: Date, pace: WorkshopPace, term: FloorTerm? = nil) async throws -> [Order] {
-        try await database.write { connection in
+        let due: SQLStatement = """
+            SELECT number, status, shipping, stage_started_at FROM orders
+            WHERE status IN \(list: Self.inProgressStatuses) AND stage_started_at <= \(pace.latestDueStart(by: now))
+            """
+        guard try await !database.read("\(due) LIMIT 1").isEmpty else { return [] }
+        return try await database.write { connection in
             if let term {
                 let current = try await Self.floorTerm(on: connection)
                 guard current == term else {
@@ -29,11 +39,7 @@ extension WorkshopStore {
                 }
             }
             let inProgress = try await connection.rows(
-                """
-                SELECT number, status, shipping, stage_started_at FROM orders
-                WHERE status IN \(list: Self.inProgressStatuses)
-                ORDER BY placed_at, number COLLATE \(sql: connection.dialect.byteOrder)
-                """)
+                "\(due) ORDER BY placed_at, number COLLATE \(sql: connection.dialect.byteOrder)")
             var moved: [String] = []
             for row in inProgress {
                 let number: String = try row["number"]

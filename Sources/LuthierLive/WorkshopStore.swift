@@ -178,6 +178,9 @@ public final class WorkshopStore: Sendable {
         "INSERT INTO floor_term (id, term) VALUES (1, 0)",
         // Null: moved by an instance that leads alone, or before terms were kept.
         "ALTER TABLE order_stages ADD COLUMN term BIGINT",
+        // The floor's questions (what is due, when the next stage ends) read only the orders in
+        // progress, due first, however many the workshop has finished.
+        "CREATE INDEX orders_by_status_and_stage_start ON orders (status, stage_started_at)",
     ]
 
     static func milliseconds(_ date: Date) -> Int64 { WorkshopPace.milliseconds(date) }

@@ -249,12 +249,18 @@ struct PostgreSQLDatabaseSessionNoticeTests {
             #expect(taken)
             let secondTerm = try #require(try await other.leadership.untilLeading())
             #expect(other.isLeading)
-            // A new term, and the old one's passes move nothing.
+            // A new term, and the old one's passes move nothing; the new one's move the order.
             #expect(secondTerm > firstTerm)
-            await #expect(throws: WorkshopStoreError.floorTermEnded(term: firstTerm.number, current: secondTerm.number))
-            {
-                try await first.store.advanceStages(now: Date(), pace: .demo, term: firstTerm)
+            let order = try await first.store.placeOrder(OrderFixture.request(checkoutID: "leader-terms"))
+            let due = order.placedAt.addingTimeInterval(10)
+            let ended = WorkshopStoreError.floorTermEnded(term: firstTerm.number, current: secondTerm.number)
+            await #expect(throws: ended) {
+                try await first.store.advanceStages(now: due, pace: .demo, term: firstTerm)
             }
+            #expect(
+                try await first.store.advanceStages(now: due, pace: .demo, term: secondTerm).map(\.number) == [
+                    order.number
+                ])
         }
     }
 

@@ -23,8 +23,8 @@ public struct WorkshopClient: Sendable {
     /// Moves every unfinished order whose stage has lasted `pace` by `now` on by exactly one stage,
     /// its new stage starting one pace after the old one did (not at `now`: no drift, and an order
     /// several paces behind moves one stage per call, never skipping one). Returns the orders
-    /// that moved, as stored. With a `term`, moves nothing and throws when that term has ended
-    /// (another instance has taken the lead since; see ``FloorTerm``).
+    /// that moved, as stored. With a `term` that has ended (another instance has taken the lead
+    /// since; see ``FloorTerm``), moves nothing, and throws when something was due.
     public var advanceStages: @Sendable (_ now: Date, _ pace: WorkshopPace, _ term: FloorTerm?) async throws -> [Order]
     /// When the next stage change is due at `pace` (possibly already past), or nil when no order
     /// is in progress.
