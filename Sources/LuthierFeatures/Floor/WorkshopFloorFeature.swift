@@ -80,8 +80,8 @@ public struct WorkshopFloorFeature: Reducer {
 
     /// Follows what other instances of the shop do to orders (`WorkshopClient.changesElsewhere`):
     /// each change is read from the store as it stands and told as if it had happened here. A
-    /// change this instance made itself comes back too, and changes nothing (the fold knows the
-    /// order already). When the changes start to be followed (again, after a lost connection),
+    /// change this instance made itself is not told (it was told here as it was made), and would
+    /// change nothing if it were (the fold knows the order already). When the changes start to be followed (again, after a lost connection),
     /// the floor is read anew, since changes in between were not told. An order that cannot be
     /// read now is skipped: its next change, or the next load, shows it.
     private func followElsewhere(_ send: Send<Action>) async {

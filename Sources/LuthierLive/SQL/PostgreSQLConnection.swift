@@ -33,7 +33,10 @@ struct PostgreSQLConnection: SQLConnection {
     }
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {
-        try await run("SELECT pg_notify(\(database.channel(channel)), \(payload))")
+        // A workshop change names the instance that made it, which has told its own floor already
+        // and so skips it when it comes back (``PostgreSQLDatabase/changes()``).
+        let told = channel == .workshop ? payload + " " + database.instance : payload
+        try await run("SELECT pg_notify(\(database.channel(channel)), \(told))")
     }
 
     /// A cell as one of the kinds the workshop's tables hold; sums (`numeric`) read as integers.

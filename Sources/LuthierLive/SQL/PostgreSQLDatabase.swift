@@ -26,6 +26,9 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     let callTimeout: Duration
     /// The bounds the server holds this instance's connections to (``PostgresTimeouts``).
     public let timeouts: PostgresTimeouts
+    /// This process among the shop's instances, in what it tells them (``changes()``): random, so
+    /// two processes never share it.
+    let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     let clock: any Clock<Duration>
 
     public var description: String { location.description }
@@ -132,12 +135,20 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
 
     /// One consistent read: a read-only transaction at `REPEATABLE READ`, so that the several
     /// queries of one answer see the same moment, as SQLite's read transactions do.
+    ///
+    /// Begun with its level in one statement (PostgresNIO's `withTransaction` sends a `BEGIN` and
+    /// the level would take a second round trip); a read has nothing to keep, so any failure
+    /// rolls it back and rethrows what the body threw.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await connection { connection in
-            try await connection.withTransaction(logger: self.logger) { connection in
-                let connection = PostgreSQLConnection(database: self, connection: connection)
-                try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                return try await body(connection)
+            try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", self.logger)
+            do {
+                let result = try await body(PostgreSQLConnection(database: self, connection: connection))
+                try await connection.run("COMMIT", self.logger)
+                return result
+            } catch {
+                try? await connection.run("ROLLBACK", self.logger)
+                throw error
             }
         }
     }
