@@ -56,17 +56,27 @@ import Testing
 
     @Test func aLockReleasedWithinTheWaitIsWaitedFor() async throws {
         try await withTemporaryDatabasePath { path in
+            // The other connection lets go the moment the order first waits for it, on a clock
+            // that moves only as the store waits: no guess at when the order gets there.
+            let holder = Mutex<LockHolder?>(nil)
+            let time = Mutex(Duration.zero)
+            let clock = WriteLockWait.Clock(
+                now: { time.withLock { $0 } },
+                sleep: { duration in
+                    holder.withLock { $0 }?.letGoBlocking()
+                    time.withLock { $0 += duration }
+                })
             let store = WorkshopStore(
-                sqlite: try SQLiteDatabase(path: path, migratingUpTo: nil, writeLockWait: .seconds(10)))
+                sqlite: try SQLiteDatabase(
+                    path: path, migratingUpTo: nil, writeLockWait: .seconds(10), lockWaitClock: clock))
             #expect(store.sqlite.lockWaits == 0)
-            let holder = try await LockHolder(path: path)
-            let order = Task { try await store.placeOrder(OrderFixture.request(checkoutID: "waiting")) }
-            try await Task.sleep(for: .milliseconds(200))  // the other connection's work
-            await holder.release()
-            let placed = try await order.value
+            let held = try await LockHolder(path: path)
+            holder.withLock { $0 = held }
+            let placed = try await store.placeOrder(OrderFixture.request(checkoutID: "waiting"))
             #expect(try await store.order(checkoutID: "waiting") == placed)
             // One write found the lock held, however many times it polled.
             #expect(store.sqlite.lockWaits == 1)
+            await held.release()
         }
     }
 }
@@ -126,14 +136,25 @@ final class LockHolder: Sendable {
 
     /// Lets go of the lock, and places the holder's order once it has (once).
     func release() async {
+        letGo()
+        _ = await Self.wait(for: finished)
+        _ = try? await other.placeOrder(OrderFixture.request(checkoutID: "holder"))
+    }
+
+    /// Lets go of the lock (once) and returns once it is gone, blocking the calling thread: for
+    /// the thread of a write that waits for it (SQLite's busy handler), never a Swift concurrency one.
+    func letGoBlocking() {
+        letGo()
+        finished.wait()
+        finished.signal()  // for `release()`, which waits for it too
+    }
+
+    private func letGo() {
         let held = isHeld.withLock { held in
             defer { held = false }
             return held
         }
-        guard held else { return }
-        released.signal()
-        _ = await Self.wait(for: finished)
-        _ = try? await other.placeOrder(OrderFixture.request(checkoutID: "holder"))
+        if held { released.signal() }
     }
 
     /// Waits for `semaphore` on a thread of its own, so that no Swift concurrency thread blocks.
