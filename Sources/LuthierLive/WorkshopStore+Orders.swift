@@ -3,16 +3,21 @@ import LuthierDomain
 import LuthierFeatures
 
 extension WorkshopStore {
-    /// Places the order `request` describes, in one write transaction under the workshop's lock:
-    /// takes every guitar's body blank and fretboard out of stock (`quantity` of each per line)
+    /// Places the order `request` describes, in one write transaction: takes every guitar's body
+    /// blank and fretboard out of stock (`quantity` of each per line) under the workshop's lock,
     /// and records the order (number, access key, currency, exact rate, every amount in minor
     /// units including the discount and its code, shipping, the first stage begun now, time,
     /// checkout id) with its lines, and tells the other instances.
     ///
+    /// The lock is held for what must follow one another across orders and instances, the
+    /// judgement of stock and its taking, and the commit: the order's own rows are written first,
+    /// unseen by anyone until the commit, and the stock is judged and taken in one statement.
+    /// Orders placed at once therefore wait for each other for a few statements, not a whole order.
+    ///
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
-    /// concurrent posts make one order. (Writes take turns, and the `UNIQUE` checkout id backs
-    /// that up against another process writing the same file.)
+    /// concurrent posts make one order (the `UNIQUE` checkout id refuses every write but the
+    /// first, and the others answer with its order).
     ///
     /// - Parameter beforeCommit: runs last inside the transaction, so that tests can fail or kill
     ///   the process at the worst moment.
@@ -22,12 +27,14 @@ extension WorkshopStore {
     public func placeOrder(
         _ request: OrderRequest, beforeCommit: @escaping @Sendable () async throws -> Void = {}
     ) async throws -> Order {
+        if let existing = try await order(checkoutID: request.checkoutID) { return existing }
+        guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         do {
-            return try await database.write { connection in
+            return try await database.write(lock: nil) { connection in
                 try await self.placeOrder(request, on: connection, beforeCommit: beforeCommit)
             }
         } catch  where database.isUniqueViolation(error) {
-            // Another process ordered this checkout first: its order is the answer.
+            // Another request ordered this checkout first: its order is the answer.
             guard let existing = try await order(checkoutID: request.checkoutID) else { throw error }
             return existing
         }
@@ -50,24 +57,6 @@ extension WorkshopStore {
     private func placeOrder(
         _ request: OrderRequest, on connection: any SQLConnection, beforeCommit: @Sendable () async throws -> Void
     ) async throws -> Order {
-        if let existing = try await Self.fetchOrder(on: connection, where: .checkoutID, is: request.checkoutID) {
-            return existing
-        }
-        guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
-        let needs = WoodNeed.of(request.lines)
-        let stock = try Self.stock(from: try await connection.rows(Self.allStock))
-        let missing = WoodNeed.missing(needs, stock: stock)
-        if !missing.isEmpty { throw OrderError.unavailable(missing: missing) }
-        for entry in JournalEntry.ranOut(taking: needs, from: stock) {
-            try await Self.write(entry, at: now(), on: connection)
-        }
-        for need in needs {
-            try await connection.run(
-                """
-                UPDATE wood_stock SET quantity = quantity - \(need.count)
-                WHERE kind = \(need.wood.kind) AND wood = \(need.wood.wood)
-                """)
-        }
         var generator = SystemRandomNumberGenerator()
         let order = Order(
             placing: request, number: try await Self.freeOrderNumber(on: connection),
@@ -75,9 +64,45 @@ extension WorkshopStore {
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())))
         try await Self.insert(order, on: connection)
+        try await connection.lock(.workshop)
+        let needs = WoodNeed.of(request.lines)
+        let stockBefore = try await Self.take(needs, on: connection)
+        for entry in JournalEntry.ranOut(taking: needs, from: stockBefore) {
+            try await Self.write(entry, at: now(), on: connection)
+        }
         try await connection.tell(WorkshopChange.placed(number: order.number).payload, on: .workshop)
         try await beforeCommit()
         return order
+    }
+
+    /// Takes `needs` out of stock in one statement, each wood only where enough of it is left,
+    /// and returns the stock of those woods as it was before; throws `OrderError.unavailable`
+    /// naming the woods short of what the whole order needs when any is (its transaction must
+    /// then be rolled back). The caller holds the workshop's lock.
+    static func take(_ needs: [WoodNeed], on connection: any SQLConnection) async throws -> [StockedWood: Int] {
+        var amounts: SQLStatement = ""
+        var enough: SQLStatement = ""
+        for (index, need) in needs.enumerated() {
+            let wood: SQLStatement = "kind = \(need.wood.kind) AND wood = \(need.wood.wood)"
+            amounts = "\(amounts) WHEN \(wood) THEN \(need.count)"
+            let condition: SQLStatement = "(\(wood) AND quantity >= \(need.count))"
+            enough = index == 0 ? condition : "\(enough) OR \(condition)"
+        }
+        let after = try stock(
+            from: try await connection.rows(
+                """
+                UPDATE wood_stock SET quantity = quantity - CASE\(amounts) END
+                WHERE \(enough) RETURNING kind, wood, quantity
+                """))
+        guard after.count == needs.count else {
+            // Some wood is short: the stock as it stands (nothing above changes it, since the
+            // transaction is rolled back) says which.
+            let stock = try stock(from: try await connection.rows(allStock))
+            let missing = WoodNeed.missing(needs, stock: stock)
+            throw OrderError.unavailable(
+                missing: missing.isEmpty ? needs.filter { after[$0.wood] == nil }.map(\.wood.stockName) : missing)
+        }
+        return Dictionary(uniqueKeysWithValues: needs.map { ($0.wood, (after[$0.wood] ?? 0) + $0.count) })
     }
 
     /// The columns of `orders`, in the order ``insert(_:on:)`` writes them.
@@ -101,15 +126,18 @@ extension WorkshopStore {
             """)
         try await insertStage(
             StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number, on: connection)
+        // Every line in one statement.
+        var lines: SQLStatement = ""
         for (position, line) in order.lines.enumerated() {
             let guitar = line.guitar
-            try await connection.run(
-                """
-                INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity)
-                VALUES (\(order.number), \(position), \(guitar.shape.rawValue), \(guitar.color.rawValue),
+            let values: SQLStatement = """
+                (\(order.number), \(position), \(guitar.shape.rawValue), \(guitar.color.rawValue),
                     \(guitar.body.rawValue), \(guitar.fretboard.rawValue), \(line.quantity))
-                """)
+                """
+            lines = position == 0 ? values : "\(lines), \(values)"
         }
+        try await connection.run(
+            "INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity) VALUES \(lines)")
     }
 
     static func insertStage(

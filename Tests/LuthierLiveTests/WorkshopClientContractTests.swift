@@ -117,6 +117,28 @@ struct WorkshopClientContractTests {
     }
 
     @Test(
+        "an order takes the last pieces of its woods; the next is refused naming the wood, taking nothing",
+        arguments: StoreBackend.all)
+    func lastPieces(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, admin) = (clients.workshop, clients.admin)
+            try await Self.setStock(.fretboard(.blackLimba), to: 3, on: admin)
+            let mahogany = try #require(try await Self.inStock(.body(.mahogany), on: admin))
+            // Two lines of the same wood: the whole order's need, taken in one go.
+            let two = CartLine(guitar: Self.limba, quantity: 2)
+            let one = CartLine(guitar: Self.limba, quantity: 1)
+            _ = try await client.placeOrder(OrderFixture.request(checkoutID: "last-pieces", lines: [two, one]))
+            #expect(try await Self.inStock(.fretboard(.blackLimba), on: admin) == 0)
+            #expect(try await Self.inStock(.body(.mahogany), on: admin) == mahogany - 3)
+            await #expect(throws: OrderError.unavailable(missing: ["Black Limba fretboards"])) {
+                try await client.placeOrder(OrderFixture.request(checkoutID: "none-left", lines: [one]))
+            }
+            #expect(try await Self.inStock(.body(.mahogany), on: admin) == mahogany - 3)
+            #expect(try await client.recentOrders(10).count == 1)
+        }
+    }
+
+    @Test(
         "a pass in a term that has ended moves nothing; each stage keeps the term it moved in",
         arguments: StoreBackend.all)
     func floorTerms(backend: StoreBackend) async throws {

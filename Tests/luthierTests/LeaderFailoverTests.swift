@@ -55,7 +55,8 @@ struct LeaderFailoverTests {
                     }
                 }
                 do {
-                    let oldTerm = try #require(try shop.rows("SELECT term FROM floor_term").first?.first.flatMap(Int.init))
+                    let oldTerm = try #require(
+                        try shop.rows("SELECT term FROM floor_term").first?.first.flatMap(Int.init))
                     try await waitUntil("a stage moved by the first leader", limit: .seconds(20)) {
                         (try? shop.rows("SELECT count(*) FROM order_stages WHERE term = \(oldTerm)").first?.first)
                             .flatMap { $0 }.flatMap(Int.init) ?? 0 >= 1
@@ -80,7 +81,8 @@ struct LeaderFailoverTests {
                     #expect(numbers.count >= 10, "orders confirmed: \(numbers.count)\n\(bench.outputs)")
                     let stored = Set(try shop.rows("SELECT number FROM orders").compactMap(\.first))
                     #expect(Set(numbers).isSubset(of: stored), "an order the shop confirmed is missing")
-                    let rows = try shop.rows("SELECT order_number, status, coalesce(term, -1) FROM order_stages ORDER BY id")
+                    let rows = try shop.rows(
+                        "SELECT order_number, status, coalesce(term, -1) FROM order_stages ORDER BY id")
                     let shipped = ["woodSelection", "bodyShaping", "finishing", "setup", "shipped"]
                     let pickedUp = Array(shipped.dropLast()) + ["readyForPickup"]
                     for number in stored {

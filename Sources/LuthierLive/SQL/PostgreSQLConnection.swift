@@ -32,6 +32,12 @@ struct PostgreSQLConnection: SQLConnection {
         return rows
     }
 
+    /// Keyed by the schema and the lock's name: the instances of one shop share both; two shops
+    /// (or two tests) in other schemas of one database never wait for each other.
+    func lock(_ lock: SQLWriteLock) async throws {
+        try await run("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.rawValue), 0))")
+    }
+
     func tell(_ payload: String, on channel: SQLChannel) async throws {
         // A workshop change names the instance that made it, which has told its own floor already
         // and so skips it when it comes back (``PostgreSQLDatabase/changes()``).

@@ -176,13 +176,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
                         "SELECT set_config('statement_timeout', \(bound), true), set_config('lock_timeout', \(bound), true)"
                     )
                 }
-                // Keyed by the schema and the lock's name: the instances of one shop share both;
-                // two shops (or two tests) in other schemas of one database never wait for each other.
-                if let lock {
-                    try await connection.run(
-                        "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.rawValue), 0))"
-                    )
-                }
+                if let lock { try await connection.lock(lock) }
                 return try await body(connection)
             }
         }

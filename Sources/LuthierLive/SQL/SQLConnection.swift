@@ -12,6 +12,11 @@ protocol SQLConnection: Sendable {
     /// Tells every instance on the database `payload` on `channel` when the transaction commits
     /// (PostgreSQL's `NOTIFY`); nothing on SQLite, which one process serves.
     func tell(_ payload: String, on channel: SQLChannel) async throws
+
+    /// Takes `lock` until the transaction ends (PostgreSQL's advisory lock), for a write that
+    /// does part of its work before it needs the lock; nothing on SQLite, whose write transaction
+    /// holds the file's one write lock from its start.
+    func lock(_ lock: SQLWriteLock) async throws
 }
 
 extension SQLConnection {

@@ -109,6 +109,8 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {}
 
+    func lock(_ lock: SQLWriteLock) async throws {}
+
     /// Runs `statement` on `db` (for the one-statement accesses, which need no serving).
     static func rows(_ statement: SQLStatement, in db: Database) throws -> [SQLRow] {
         let (sql, values) = statement.rendered(placeholder: SQLDialect.sqlite.placeholder)
