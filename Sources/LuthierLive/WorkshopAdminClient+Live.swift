@@ -7,6 +7,7 @@ extension WorkshopAdminClient {
         WorkshopAdminClient(
             stockLevels: { try await store.stockLevels() },
             soldOut: { try await store.soldOut() },
+            inStock: { try await store.inStock() },
             adjustStock: { wood, change, note in try await store.adjustStock(of: wood, by: change, note: note) },
             stockAdjustments: { limit in try await store.stockAdjustments(limit: limit) },
             orders: { stage, number, limit in

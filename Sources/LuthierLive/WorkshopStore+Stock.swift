@@ -16,6 +16,11 @@ extension WorkshopStore {
                 Self.stockedWood))
     }
 
+    /// What each wood has in stock now (the `wood_stock` table alone, one statement).
+    public func inStock() async throws -> [StockedWood: Int] {
+        try Self.stock(from: try await database.read(Self.allStock))
+    }
+
     /// Books `change` pieces of `wood` (positive: a restock; negative: a correction), with `note`,
     /// in one write transaction: the stock and its audit row together or neither.
     ///

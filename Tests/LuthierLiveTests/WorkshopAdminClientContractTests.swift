@@ -43,6 +43,10 @@ struct WorkshopAdminClientContractTests {
             let order = try await workshop.placeOrder(
                 OrderFixture.request(checkoutID: "admin-cancel", lines: [CartLine(guitar: Self.koa, quantity: 2)]))
             #expect(try await admin.stockLevels().first { $0.wood == koa }?.reserved == 2)
+            // What is in stock alone reads as the levels do, held pieces gone.
+            let levels = try await admin.stockLevels()
+            #expect(try await admin.inStock() == Dictionary(uniqueKeysWithValues: levels.map { ($0.wood, $0.inStock) }))
+            #expect(try await admin.inStock()[koa] == before.inStock - 2)
             let cancelled = try await admin.cancelOrder(order.number, "customer asked")
             #expect(cancelled.status == .cancelled)
             #expect(try await admin.stockLevels().first { $0.wood == koa } == before)

@@ -14,6 +14,10 @@ public struct WorkshopAdminClient: Sendable {
     /// The stock lines with nothing in stock: what the builders mark. Asked after every order, so
     /// it reads the stock alone, never the orders.
     public var soldOut: @Sendable () async throws -> Set<StockedWood>
+    /// What each wood has in stock now: what an order's scarce-wood limits judge. Asked for every
+    /// order, so it reads the stock alone, never the orders (``stockLevels`` sums every order's
+    /// lines, which grows with the workshop).
+    public var inStock: @Sendable () async throws -> [StockedWood: Int]
     /// Books a change of one wood's stock with a note; returns it as booked.
     public var adjustStock:
         @Sendable (_ wood: StockedWood, _ change: Int, _ note: String) async throws -> StockAdjustment
@@ -40,6 +44,7 @@ public struct WorkshopAdminClient: Sendable {
     public init(
         stockLevels: @escaping @Sendable () async throws -> [StockLevel],
         soldOut: @escaping @Sendable () async throws -> Set<StockedWood>,
+        inStock: @escaping @Sendable () async throws -> [StockedWood: Int],
         adjustStock: @escaping @Sendable (StockedWood, Int, String) async throws -> StockAdjustment,
         stockAdjustments: @escaping @Sendable (Int) async throws -> [StockAdjustment],
         orders: @escaping @Sendable (OrderStatus?, String?, Int) async throws -> [Order],
@@ -53,6 +58,7 @@ public struct WorkshopAdminClient: Sendable {
     ) {
         self.stockLevels = stockLevels
         self.soldOut = soldOut
+        self.inStock = inStock
         self.adjustStock = adjustStock
         self.stockAdjustments = stockAdjustments
         self.orders = orders
@@ -72,6 +78,7 @@ public struct WorkshopAdminClient: Sendable {
         return WorkshopAdminClient(
             stockLevels: { throw fail("stockLevels") },
             soldOut: { throw fail("soldOut") },
+            inStock: { throw fail("inStock") },
             adjustStock: { _, _, _ in throw fail("adjustStock") },
             stockAdjustments: { _ in throw fail("stockAdjustments") },
             orders: { _, _, _ in throw fail("orders") },

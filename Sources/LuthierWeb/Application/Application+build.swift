@@ -264,9 +264,7 @@ public func buildRouter(
             perSession: RateLimiter(rule: configuration.orderLimitPerSession, clock: services.environment.clock),
             perClient: RateLimiter(rule: configuration.orderLimitPerClient, clock: services.environment.clock)),
         scarceWoods: ScarceWoodLimits(rule: configuration.scarceWoods, clock: services.environment.clock),
-        stock: { [admin = services.admin] in
-            Dictionary(try await admin.stockLevels().map { ($0.wood, $0.inStock) }, uniquingKeysWith: { $1 })
-        },
+        stock: services.admin.inStock,
         metrics: services.metrics,
         soldOut: services.admin.soldOut
     )
