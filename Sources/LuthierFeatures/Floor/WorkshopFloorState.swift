@@ -144,10 +144,7 @@ public struct WorkshopFloorState: Hashable, Sendable {
     /// An unknown order that does not make the latest is an old one (a repeat of an order placed
     /// before the floor loaded, which the loaded count already has), so it is not counted again.
     private mutating func add(_ order: Order) {
-        if !order.status.isFinished {
-            inProgress.append(order)
-            inProgress.sort(by: Self.isOlder)
-        }
+        if !order.status.isFinished { inProgress.insert(order, at: Self.place(of: order, in: inProgress)) }
         var recent = recentOrders + [order]
         recent.sort(by: Self.isNewer)
         guard recent.prefix(Self.recentLimit).contains(where: { $0.number == order.number }) else { return }
@@ -162,10 +159,18 @@ public struct WorkshopFloorState: Hashable, Sendable {
             recentOrders[index] = order
         }
         inProgress.removeAll { $0.number == order.number }
-        if !order.status.isFinished {
-            inProgress.append(order)
-            inProgress.sort(by: Self.isOlder)
+        if !order.status.isFinished { inProgress.insert(order, at: Self.place(of: order, in: inProgress)) }
+    }
+
+    /// Where `order` goes in `orders` (oldest first) to keep them sorted: found by halving, since a
+    /// workshop holds thousands and each order placed or moved would otherwise sort them all again.
+    private static func place(of order: Order, in orders: [Order]) -> Int {
+        var (low, high) = (0, orders.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isOlder(orders[middle], order) { low = middle + 1 } else { high = middle }
         }
+        return low
     }
 
     /// `updatedAt` moves only when something shown changed, so an event that changes nothing
