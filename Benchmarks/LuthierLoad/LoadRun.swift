@@ -453,7 +453,7 @@ final class LoadRun: Sendable {
                     for kiosk in localKiosks { kiosk.markSent(at: sent) }
                 })
             if await waitUntilSettled(localKiosks, until: min(deadline, .now + .seconds(15))) > 0 {
-                report.fail("broadcast", "some kiosks never got the builder's picture")
+                report.fail("broadcast", "some kiosks never got the builder's picture in round \(round)")
             }
             showcase += localKiosks.flatMap { $0.takeLatencies() }
             try? await Task.sleep(for: .milliseconds(200))
