@@ -19,6 +19,10 @@ extension WorkshopStore {
     /// concurrent posts make one order (the `UNIQUE` checkout id refuses every write but the
     /// first, and the others answer with its order).
     ///
+    /// The order's number is drawn at random and not looked up first: the `PRIMARY KEY` refuses a
+    /// number already taken (one chance in hundreds of millions), and the order is then placed
+    /// again with another, at most ``numberDraws`` times.
+    ///
     /// - Parameter beforeCommit: runs last inside the transaction, so that tests can fail or kill
     ///   the process at the worst moment.
     /// - Throws: `OrderError.unavailable(missing:)` when the stock of any wood is short of what the
@@ -27,17 +31,35 @@ extension WorkshopStore {
     public func placeOrder(
         _ request: OrderRequest, beforeCommit: @escaping @Sendable () async throws -> Void = {}
     ) async throws -> Order {
-        if let existing = try await order(checkoutID: request.checkoutID) { return existing }
+        if let existing = try await orderIfPlaced(checkoutID: request.checkoutID) { return existing }
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
-        do {
-            return try await database.write(lock: nil) { connection in
-                try await self.placeOrder(request, on: connection, beforeCommit: beforeCommit)
+        for draw in 1...Self.numberDraws {
+            do {
+                return try await database.write(lock: nil) { connection in
+                    try await self.placeOrder(request, on: connection, beforeCommit: beforeCommit)
+                }
+            } catch  where database.isUniqueViolation(error) {
+                // Another request ordered this checkout first: its order is the answer. Otherwise
+                // the number drawn was taken: another draw.
+                if let existing = try await order(checkoutID: request.checkoutID) { return existing }
+                if draw == Self.numberDraws { throw WorkshopStoreError.noFreeOrderNumber }
             }
-        } catch  where database.isUniqueViolation(error) {
-            // Another request ordered this checkout first: its order is the answer.
-            guard let existing = try await order(checkoutID: request.checkoutID) else { throw error }
-            return existing
         }
+        throw WorkshopStoreError.noFreeOrderNumber
+    }
+
+    /// How many numbers an order draws before it gives up (each taken already: practically never).
+    static let numberDraws = 4
+
+    /// The order placed from checkout `checkoutID`, if any: first one statement that finds its
+    /// number (most checkouts were not ordered yet, and this is asked before every order).
+    private func orderIfPlaced(checkoutID: String) async throws -> Order? {
+        guard
+            let number: String = try await database.read(
+                "SELECT number FROM orders WHERE checkout_id = \(checkoutID)"
+            ).first?.first()
+        else { return nil }
+        return try await order(number: number)
     }
 
     /// The order numbered `number` ("LU-7K3M9Q"), if there is one.
@@ -59,7 +81,7 @@ extension WorkshopStore {
     ) async throws -> Order {
         var generator = SystemRandomNumberGenerator()
         let order = Order(
-            placing: request, number: try await Self.freeOrderNumber(on: connection),
+            placing: request, number: Order.newNumber(using: &generator),
             accessKey: Order.newAccessKey(using: &generator),  // the system's generator: a key is a secret
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())))
@@ -231,18 +253,5 @@ extension WorkshopStore {
             stageStartedAt: date(milliseconds: try row["stage_started_at"]),
             sessionKey: try row["session_key"]
         )
-    }
-
-    /// A number of ``Order/newNumber(using:)`` that no order holds yet, drawn again on the rare
-    /// collision.
-    static func freeOrderNumber(on connection: any SQLConnection) async throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<16 {
-            let number = Order.newNumber(using: &generator)
-            let taken = try await connection.value(
-                "SELECT EXISTS (SELECT 1 FROM orders WHERE number = \(number))", as: Bool.self)
-            if taken != true { return number }
-        }
-        throw WorkshopStoreError.noFreeOrderNumber
     }
 }
