@@ -23,7 +23,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// How long one call may wait for the database, on ``clock``: a lost database must turn into
     /// a refusal the customer sees in seconds ("please try again", 503), not a request held for
     /// the minute the pool keeps retrying before its circuit breaker trips.
-    let callTimeout: Duration
+    var callTimeout: Duration { timeouts.call }
     /// The bounds the server holds this instance's connections to (``PostgresTimeouts``).
     public let timeouts: PostgresTimeouts
     /// This process among the shop's instances, in what it tells them (``changes()``): random, so
@@ -43,7 +43,6 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
         self.location = location
         self.logger = logger
         self.timeouts = timeouts
-        self.callTimeout = timeouts.call
         self.clock = clock
         client = PostgresClient(
             configuration: location.clientConfiguration(parameters: timeouts.poolParameters), backgroundLogger: logger)

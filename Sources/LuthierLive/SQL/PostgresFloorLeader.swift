@@ -48,7 +48,7 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     /// How often the leader checks that its connection (and so its lock) is still there.
     public static var checkInterval: Duration { .seconds(1) }
     /// How long any one of its queries may take before the connection is given up.
-    let callTimeout: Duration
+    var callTimeout: Duration { timeouts.call }
     /// The server's bounds on the leader's connection (its lease among them).
     let timeouts: PostgresTimeouts
 
@@ -61,7 +61,6 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
         self.logger = logger
         self.clock = clock
         self.timeouts = timeouts
-        self.callTimeout = timeouts.call
         self.beginTerm = beginTerm
         self.attempted = attempted
     }
@@ -102,14 +101,10 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
                     id: 2, logger: logger)
                 connection = opened
                 try await takeLock(on: opened)
-                // Raised through the pool, under the workshop's lock: a pass of the old term
-                // still under way finishes first, and every later one is refused.
-                let term = try await FirstAnswer.of(
-                    { try await self.beginTerm() }, within: callTimeout, on: clock,
-                    otherwise: { [location, callTimeout] in
-                        WorkshopStoreError.unreachable(database: location.description, after: callTimeout)
-                    })
-                lead(term)
+                // Raised through the pool (bounded there, as every call of the store is), under the
+                // workshop's lock: a pass of the old term still under way finishes first, and every
+                // later one is refused.
+                lead(try await beginTerm())
                 while true {
                     let check = alarm(on: clock, after: Self.checkInterval)
                     try await check()
