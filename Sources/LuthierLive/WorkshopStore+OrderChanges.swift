@@ -44,7 +44,7 @@ extension WorkshopStore {
     ///   cut (past wood selection); nothing is written then.
     public func cancelOrder(number: String, note: String) async throws -> Order {
         try await database.write { connection in
-            guard let order = try await Self.fetchOrder(on: connection, where: .number, is: number) else {
+            guard let order = try await Self.fetchOrder(on: connection, number: number) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCancellable else { throw OrderChangeRefusal.notCancellable(number, order.status) }
@@ -65,7 +65,7 @@ extension WorkshopStore {
     ///   pickup; nothing is written then.
     public func markCollected(number: String) async throws -> Order {
         try await database.write { connection in
-            guard let order = try await Self.fetchOrder(on: connection, where: .number, is: number) else {
+            guard let order = try await Self.fetchOrder(on: connection, number: number) else {
                 throw OrderChangeRefusal.noSuchOrder(number)
             }
             guard order.status.isCollectable else { throw OrderChangeRefusal.notCollectable(number, order.status) }
@@ -86,7 +86,7 @@ extension WorkshopStore {
             StageEntry(status: status, startedAt: date(milliseconds: started), note: note), of: order.number,
             on: connection)
         try await connection.tell(WorkshopChange.changed(number: order.number).payload, on: .workshop)
-        guard let moved = try await fetchOrder(on: connection, where: .number, is: order.number) else {
+        guard let moved = try await fetchOrder(on: connection, number: order.number) else {
             throw OrderChangeRefusal.noSuchOrder(order.number)
         }
         return moved

@@ -31,7 +31,7 @@ extension WorkshopStore {
     public func placeOrder(
         _ request: OrderRequest, beforeCommit: @escaping @Sendable () async throws -> Void = {}
     ) async throws -> Order {
-        if let existing = try await orderIfPlaced(checkoutID: request.checkoutID) { return existing }
+        if let existing = try await order(checkoutID: request.checkoutID) { return existing }
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         for draw in 1...Self.numberDraws {
             do {
@@ -51,27 +51,20 @@ extension WorkshopStore {
     /// How many numbers an order draws before it gives up (each taken already: practically never).
     static let numberDraws = 4
 
-    /// The order placed from checkout `checkoutID`, if any: first one statement that finds its
-    /// number (most checkouts were not ordered yet, and this is asked before every order).
-    private func orderIfPlaced(checkoutID: String) async throws -> Order? {
+    /// The order numbered `number` ("LU-7K3M9Q"), if there is one.
+    public func order(number: String) async throws -> Order? {
+        try await database.read { connection in try await Self.fetchOrder(on: connection, number: number) }
+    }
+
+    /// The order placed from checkout `checkoutID`, if it was ordered: first one statement that
+    /// finds its number (most checkouts were not ordered yet, and this is asked before every order).
+    public func order(checkoutID: String) async throws -> Order? {
         guard
             let number: String = try await database.read(
                 "SELECT number FROM orders WHERE checkout_id = \(checkoutID)"
             ).first?.first()
         else { return nil }
         return try await order(number: number)
-    }
-
-    /// The order numbered `number` ("LU-7K3M9Q"), if there is one.
-    public func order(number: String) async throws -> Order? {
-        try await database.read { connection in try await Self.fetchOrder(on: connection, where: .number, is: number) }
-    }
-
-    /// The order placed from checkout `checkoutID`, if it was ordered.
-    public func order(checkoutID: String) async throws -> Order? {
-        try await database.read { connection in
-            try await Self.fetchOrder(on: connection, where: .checkoutID, is: checkoutID)
-        }
     }
 
     // MARK: - Inside a transaction
@@ -102,18 +95,15 @@ extension WorkshopStore {
     /// naming the woods short of what the whole order needs when any is (its transaction must
     /// then be rolled back). The caller holds the workshop's lock.
     static func take(_ needs: [WoodNeed], on connection: any SQLConnection) async throws -> [StockedWood: Int] {
-        var amounts: SQLStatement = ""
-        var enough: SQLStatement = ""
-        for (index, need) in needs.enumerated() {
-            let wood: SQLStatement = "kind = \(need.wood.kind) AND wood = \(need.wood.wood)"
-            amounts = "\(amounts) WHEN \(wood) THEN \(need.count)"
-            let condition: SQLStatement = "(\(wood) AND quantity >= \(need.count))"
-            enough = index == 0 ? condition : "\(enough) OR \(condition)"
-        }
+        let woods: [SQLStatement] = needs.map { "kind = \($0.wood.kind) AND wood = \($0.wood.wood)" }
+        let amounts = SQLStatement.joined(
+            zip(woods, needs).map { wood, need in "WHEN \(wood) THEN \(need.count)" }, separator: " ")
+        let enough = SQLStatement.joined(
+            zip(woods, needs).map { wood, need in "(\(wood) AND quantity >= \(need.count))" }, separator: " OR ")
         let after = try stock(
             from: try await connection.rows(
                 """
-                UPDATE wood_stock SET quantity = quantity - CASE\(amounts) END
+                UPDATE wood_stock SET quantity = quantity - CASE \(amounts) END
                 WHERE \(enough) RETURNING kind, wood, quantity
                 """))
         guard after.count == needs.count else {
@@ -149,15 +139,14 @@ extension WorkshopStore {
         try await insertStage(
             StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number, on: connection)
         // Every line in one statement.
-        var lines: SQLStatement = ""
-        for (position, line) in order.lines.enumerated() {
-            let guitar = line.guitar
-            let values: SQLStatement = """
-                (\(order.number), \(position), \(guitar.shape.rawValue), \(guitar.color.rawValue),
-                    \(guitar.body.rawValue), \(guitar.fretboard.rawValue), \(line.quantity))
-                """
-            lines = position == 0 ? values : "\(lines), \(values)"
-        }
+        let lines = SQLStatement.joined(
+            order.lines.enumerated().map { position, line in
+                let guitar = line.guitar
+                return """
+                    (\(order.number), \(position), \(guitar.shape.rawValue), \(guitar.color.rawValue),
+                        \(guitar.body.rawValue), \(guitar.fretboard.rawValue), \(line.quantity))
+                    """
+            }, separator: ", ")
         try await connection.run(
             "INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity) VALUES \(lines)")
     }
@@ -172,19 +161,9 @@ extension WorkshopStore {
             """)
     }
 
-    /// The columns an order is found by: each holds one order at most (`PRIMARY KEY`, `UNIQUE`).
-    enum OrderKey: String {
-        case number
-        case checkoutID = "checkout_id"
-    }
-
-    /// The order whose `key` is `value`, if there is one.
-    static func fetchOrder(on connection: any SQLConnection, where key: OrderKey, is value: String) async throws
-        -> Order?
-    {
-        try await fetchOrders(
-            on: connection, "SELECT \(sql: orderColumns) FROM orders WHERE \(sql: key.rawValue) = \(value)"
-        ).first
+    /// The order numbered `number`, if there is one.
+    static func fetchOrder(on connection: any SQLConnection, number: String) async throws -> Order? {
+        try await fetchOrders(on: connection, "SELECT \(sql: orderColumns) FROM orders WHERE number = \(number)").first
     }
 
     /// Every order `query` selects (``orderColumns``), in its order, each with its lines (read

@@ -16,6 +16,8 @@ struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
 
     init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 
+    private init(parts: [Part]) { self.parts = parts }
+
     struct StringInterpolation: StringInterpolationProtocol {
         var parts: [Part] = []
 
@@ -39,6 +41,16 @@ struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
 
         /// Another statement, in place, with its values.
         mutating func appendInterpolation(_ statement: SQLStatement) { parts.append(contentsOf: statement.parts) }
+    }
+
+    /// These statements one after another, `separator` between each two (`OR`, `UNION ALL`, `, `).
+    static func joined(_ statements: some Sequence<SQLStatement>, separator: String) -> SQLStatement {
+        var joined = SQLStatement(parts: [])
+        for (index, statement) in statements.enumerated() {
+            if index > 0 { joined.parts.append(.sql(separator)) }
+            joined.parts.append(contentsOf: statement.parts)
+        }
+        return joined
     }
 
     /// The text with each value's placeholder as `placeholder(n)` makes it (n from 1), and the
