@@ -79,13 +79,14 @@ extension WorkshopStore {
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())))
         try await Self.insert(order, on: connection)
-        try await connection.lock(.workshop)
+        // Told before the lock, so that the lock is held for one statement and the commit (a
+        // notification goes out when its transaction commits, and never if it rolls back).
+        try await connection.tell(WorkshopChange.placed(number: order.number).payload, on: .workshop)
         let needs = WoodNeed.of(request.lines)
         let stockBefore = try await Self.take(needs, on: connection)
         for entry in JournalEntry.ranOut(taking: needs, from: stockBefore) {
             try await Self.write(entry, at: now(), on: connection)
         }
-        try await connection.tell(WorkshopChange.placed(number: order.number).payload, on: .workshop)
         try await beforeCommit()
         return order
     }
@@ -93,7 +94,8 @@ extension WorkshopStore {
     /// Takes `needs` out of stock in one statement, each wood only where enough of it is left,
     /// and returns the stock of those woods as it was before; throws `OrderError.unavailable`
     /// naming the woods short of what the whole order needs when any is (its transaction must
-    /// then be rolled back). The caller holds the workshop's lock.
+    /// then be rolled back). The statement takes the workshop's lock before it reads the stock,
+    /// and the transaction holds it to its end.
     static func take(_ needs: [WoodNeed], on connection: any SQLConnection) async throws -> [StockedWood: Int] {
         let woods: [SQLStatement] = needs.map { "kind = \($0.wood.kind) AND wood = \($0.wood.wood)" }
         let amounts = SQLStatement.joined(
@@ -104,7 +106,7 @@ extension WorkshopStore {
             from: try await connection.rows(
                 """
                 UPDATE wood_stock SET quantity = quantity - CASE \(amounts) END
-                WHERE \(enough) RETURNING kind, wood, quantity
+                WHERE \(connection.holding(.workshop)) AND (\(enough)) RETURNING kind, wood, quantity
                 """))
         guard after.count == needs.count else {
             // Some wood is short: the stock as it stands (nothing above changes it, since the

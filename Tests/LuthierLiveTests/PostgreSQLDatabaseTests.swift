@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import Synchronization
 import Testing
 
 @testable import LuthierLive
@@ -67,6 +68,33 @@ struct PostgreSQLDatabaseChangesTests {
                 _ = try await second.store.placeOrder(OrderFixture.request(checkoutID: "here"))
                 let there = try await first.store.placeOrder(OrderFixture.request(checkoutID: "there"))
                 #expect(await heard.next() == .placed(number: there.number))
+            }
+        }
+    }
+
+    /// The order's statement that takes its wood takes the workshop's lock first (no round trip
+    /// of its own), and the transaction holds it to the commit: an admin's stock count waits.
+    @Test func anOrderHoldsTheWorkshopsLockFromTakingItsWoodToItsCommit() async throws {
+        let url = try #require(StoreBackend.postgresURL)
+        let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
+        try await PostgresTestSchema.with(url: url, now: now) { first in
+            let second = first.another(now: now)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await second.database.run() }
+                defer { group.cancelAll() }
+                // The workshop's advisory lock, granted to another connection than the asker's.
+                let held: SQLStatement = """
+                    SELECT count(*) AS held FROM pg_locks
+                    WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+                        AND objid::bigint = (hashtextextended(current_schema() || ':' || 'workshop', 0) & 4294967295)
+                    """
+                let seen = Mutex<[Int]>([])
+                _ = try await first.store.placeOrder(OrderFixture.request(checkoutID: "locked")) {
+                    let count = try await second.database.read(held).first?.first(as: Int.self) ?? 0
+                    seen.withLock { $0.append(count) }
+                }
+                #expect(seen.withLock { $0 } == [1])
+                #expect(try await second.database.read(held).first?.first(as: Int.self) == 0)
             }
         }
     }

@@ -35,7 +35,17 @@ struct PostgreSQLConnection: SQLConnection {
     /// Keyed by the schema and the lock's name: the instances of one shop share both; two shops
     /// (or two tests) in other schemas of one database never wait for each other.
     func lock(_ lock: SQLWriteLock) async throws {
-        try await run("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.rawValue), 0))")
+        try await run("SELECT \(Self.advisoryLock(lock))")
+    }
+
+    /// An `InitPlan` PostgreSQL runs once, before the statement's scans: the lock is taken before
+    /// any row is read or locked.
+    func holding(_ lock: SQLWriteLock) -> SQLStatement {
+        "(SELECT count(*) FROM (SELECT \(Self.advisoryLock(lock))) AS taken) = 1"
+    }
+
+    private static func advisoryLock(_ lock: SQLWriteLock) -> SQLStatement {
+        "pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.rawValue), 0))"
     }
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {

@@ -13,10 +13,17 @@ protocol SQLConnection: Sendable {
     /// (PostgreSQL's `NOTIFY`); nothing on SQLite, which one process serves.
     func tell(_ payload: String, on channel: SQLChannel) async throws
 
-    /// Takes `lock` until the transaction ends (PostgreSQL's advisory lock), for a write that
-    /// does part of its work before it needs the lock; nothing on SQLite, whose write transaction
-    /// holds the file's one write lock from its start.
-    func lock(_ lock: SQLWriteLock) async throws
+    /// A condition, always true, that takes `lock` until the transaction ends before the
+    /// statement it is part of reads a row (PostgreSQL's advisory lock, as the statement's
+    /// one-time filter); plain true on SQLite, whose write transaction holds the file's one write
+    /// lock from its start.
+    ///
+    /// For a write that does most of its work before it needs the lock: the lock is then held
+    /// for that statement and the commit, not for one more round trip to take it first. The
+    /// statement's snapshot may predate the lock; a row another transaction changed meanwhile is
+    /// read again as committed before it is changed (PostgreSQL re-checks an updated row's
+    /// conditions on its newest version), so an `UPDATE` judges what was committed under the lock.
+    func holding(_ lock: SQLWriteLock) -> SQLStatement
 }
 
 extension SQLConnection {

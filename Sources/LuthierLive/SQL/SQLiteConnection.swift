@@ -109,7 +109,7 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {}
 
-    func lock(_ lock: SQLWriteLock) async throws {}
+    func holding(_ lock: SQLWriteLock) -> SQLStatement { "1 = 1" }
 
     /// Runs `statement` on `db` (for the one-statement accesses, which need no serving).
     static func rows(_ statement: SQLStatement, in db: Database) throws -> [SQLRow] {
