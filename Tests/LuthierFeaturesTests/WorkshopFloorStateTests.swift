@@ -111,6 +111,22 @@ enum WorkshopFloorFixture {
         #expect(WorkshopFloorState.reduce(done, .advanced([], at: later.addingTimeInterval(10))) == done)
     }
 
+    @Test func anOrderToldAgainAsItStandsChangesNothingNotEvenTheTime() {
+        let orders = (1...3).map { Fixture.order($0) }
+        var loaded = WorkshopFloorState(now: base)
+        loaded.apply(.loaded(recentOrders: orders.reversed(), inProgress: orders, guitarsOrderedToday: 3, at: base))
+        let later = base.addingTimeInterval(10)
+        #expect(WorkshopFloorState.reduce(loaded, .advanced([orders[1]], at: later)) == loaded)
+        #expect(WorkshopFloorState.reduce(loaded, .changed(orders[0], at: later)) == loaded)
+        #expect(WorkshopFloorState.reduce(loaded, .placed(orders[2], at: later)) == loaded)
+        // Moved where it stands: its place among the others is by when it was placed.
+        var state = loaded
+        state.apply(.advanced([Fixture.moved(orders[0], to: .bodyShaping)], at: later))
+        #expect(state.inProgress.map(\.number) == orders.map(\.number))
+        #expect(state.inProgress[0].status == .bodyShaping)
+        #expect(state.updatedAt == later)
+    }
+
     @Test func anAdminChangeUpdatesAKnownOrderAndNeverAddsAnUnknownOne() {
         let orders = (1...3).map { Fixture.order($0) }
         let loaded = WorkshopFloorState.reduce(

@@ -54,21 +54,20 @@ public struct WorkshopFloorFeature: Reducer {
             // The orders known before the load were placed while the store was being read, which
             // may have been before they were written: they are applied again on top of it.
             let placedBefore = state.inProgress
-            state = WorkshopFloorState.reduce(
-                state, .loaded(recentOrders: recent, inProgress: inProgress, guitarsOrderedToday: guitars, at: at))
-            for order in placedBefore { state = WorkshopFloorState.reduce(state, .placed(order, at: at)) }
+            state.apply(.loaded(recentOrders: recent, inProgress: inProgress, guitarsOrderedToday: guitars, at: at))
+            for order in placedBefore { state.apply(.placed(order, at: at)) }
             return .none
         case .placed(let order, let at):
-            state = WorkshopFloorState.reduce(state, .placed(order, at: at))
+            state.apply(.placed(order, at: at))
             let wake = wake
             return .run { _ in wake.signal() }
         case .advanced(let moved, let at):
-            state = WorkshopFloorState.reduce(state, .advanced(moved, at: at))
+            state.apply(.advanced(moved, at: at))
             return .none
         case .changed(let order, let at):
             // A cancelled order may have been the one the timer sleeps for; waking it early only
             // makes it ask the store again.
-            state = WorkshopFloorState.reduce(state, .changed(order, at: at))
+            state.apply(.changed(order, at: at))
             let wake = wake
             return .run { _ in wake.signal() }
         case .retrying:

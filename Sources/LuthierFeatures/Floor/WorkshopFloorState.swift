@@ -32,16 +32,20 @@ public struct WorkshopFloorState: Hashable, Sendable {
     /// How many of the latest orders the floor shows.
     public static let recentLimit = 10
 
-    /// The latest orders, newest first (by time placed, then number), at most `recentLimit`.
-    public var recentOrders: [Order]
-    /// Every order not finished yet, oldest first (by time placed, then number).
-    public var inProgress: [Order]
+    /// When the lists or the count last changed, or were last loaded.
+    ///
+    /// Declared first, so that comparing two floors (the store does after every event, to leave
+    /// out one that changed nothing) compares it first: a change moves it, and the thousands of
+    /// orders in progress are then not compared one by one.
+    public var updatedAt: Date
     /// The guitars ordered since `today`.
     public var guitarsOrderedToday: Int
     /// Midnight UTC starting the day `guitarsOrderedToday` counts.
     public var today: Date
-    /// When the lists or the count last changed, or were last loaded.
-    public var updatedAt: Date
+    /// The latest orders, newest first (by time placed, then number), at most `recentLimit`.
+    public var recentOrders: [Order]
+    /// Every order not finished yet, oldest first (by time placed, then number).
+    public var inProgress: [Order]
 
     /// An empty floor as of `now`, before anything was loaded.
     public init(now: Date) {
@@ -69,28 +73,35 @@ public struct WorkshopFloorState: Hashable, Sendable {
     /// The fold: the floor after `event`.
     public static func reduce(_ state: WorkshopFloorState, _ event: Event) -> WorkshopFloorState {
         var next = state
+        next.apply(event)
+        return next
+    }
+
+    /// The fold's step, made in place: a workshop holds thousands of orders, and an order placed
+    /// or moved inserts, replaces or removes one of them, without copying or comparing the rest.
+    public mutating func apply(_ event: Event) {
         switch event {
         case .loaded(let recent, let inProgress, let guitarsOrderedToday, let at):
-            next.recentOrders = Array(unique(recent).sorted(by: isNewer).prefix(recentLimit))
-            next.inProgress = unique(inProgress).filter { !$0.status.isFinished }.sorted(by: isOlder)
-            next.guitarsOrderedToday = guitarsOrderedToday
-            next.today = startOfUTCDay(containing: at)
-            next.updatedAt = at
-            return next
+            recentOrders = Array(Self.unique(recent).sorted(by: Self.isNewer).prefix(Self.recentLimit))
+            self.inProgress = Self.unique(inProgress).filter { !$0.status.isFinished }.sorted(by: Self.isOlder)
+            self.guitarsOrderedToday = guitarsOrderedToday
+            today = Self.startOfUTCDay(containing: at)
+            updatedAt = at
         case .placed(let order, let at):
-            next.turnDay(at: at)
-            if !next.knows(order) { next.add(order) }
-            return next.touched(from: state, at: at)
+            let turned = turnDay(at: at)
+            let added = !knows(order) && add(order)
+            if turned || added { updatedAt = at }
         case .advanced(let orders, let at):
-            next.turnDay(at: at)
+            var changed = turnDay(at: at)
             for order in orders {
-                if next.knows(order) { next.update(order) } else { next.add(order) }
+                let moved = knows(order) ? update(order) : add(order)
+                changed = changed || moved
             }
-            return next.touched(from: state, at: at)
+            if changed { updatedAt = at }
         case .changed(let order, let at):
-            next.turnDay(at: at)
-            if next.knows(order) { next.update(order) }
-            return next.touched(from: state, at: at)
+            let turned = turnDay(at: at)
+            let updated = knows(order) && update(order)
+            if turned || updated { updatedAt = at }
         }
     }
 
@@ -129,13 +140,14 @@ public struct WorkshopFloorState: Hashable, Sendable {
         recentOrders.contains { $0.number == order.number } || inProgress.contains { $0.number == order.number }
     }
 
-    /// A new day starts counting from zero (orders placed on it are counted as they come).
-    private mutating func turnDay(at now: Date) {
+    /// A new day starts counting from zero (orders placed on it are counted as they come); says
+    /// whether the count shown changed.
+    private mutating func turnDay(at now: Date) -> Bool {
         let day = Self.startOfUTCDay(containing: now)
-        if day > today {
-            today = day
-            guitarsOrderedToday = 0
-        }
+        guard day > today else { return false }
+        today = day
+        defer { guitarsOrderedToday = 0 }
+        return guitarsOrderedToday != 0
     }
 
     /// An order the floor did not know: in progress until it is finished, among the latest if it
@@ -143,23 +155,41 @@ public struct WorkshopFloorState: Hashable, Sendable {
     ///
     /// An unknown order that does not make the latest is an old one (a repeat of an order placed
     /// before the floor loaded, which the loaded count already has), so it is not counted again.
-    private mutating func add(_ order: Order) {
-        if !order.status.isFinished { inProgress.insert(order, at: Self.place(of: order, in: inProgress)) }
+    ///
+    /// Says whether anything shown changed.
+    private mutating func add(_ order: Order) -> Bool {
+        let inserted = !order.status.isFinished
+        if inserted { inProgress.insert(order, at: Self.place(of: order, in: inProgress)) }
         var recent = recentOrders + [order]
         recent.sort(by: Self.isNewer)
-        guard recent.prefix(Self.recentLimit).contains(where: { $0.number == order.number }) else { return }
+        guard recent.prefix(Self.recentLimit).contains(where: { $0.number == order.number }) else { return inserted }
         recentOrders = Array(recent.prefix(Self.recentLimit))
         if order.placedAt >= today { guitarsOrderedToday += order.guitarCount }
+        return true
     }
 
-    /// An order the floor knows, at its new stage: replaced where it is listed, and out of
-    /// `inProgress` once it is finished.
-    private mutating func update(_ order: Order) {
-        if let index = recentOrders.firstIndex(where: { $0.number == order.number }) {
+    /// An order the floor knows, at its new stage: replaced where it is listed (its place in
+    /// either list is by when it was placed, which never changes), and out of `inProgress` once it
+    /// is finished. Says whether anything shown changed (an order told again as it is changes
+    /// nothing).
+    private mutating func update(_ order: Order) -> Bool {
+        var changed = false
+        if let index = recentOrders.firstIndex(where: { $0.number == order.number }), recentOrders[index] != order {
             recentOrders[index] = order
+            changed = true
         }
-        inProgress.removeAll { $0.number == order.number }
-        if !order.status.isFinished { inProgress.insert(order, at: Self.place(of: order, in: inProgress)) }
+        guard let index = inProgress.firstIndex(where: { $0.number == order.number }) else {
+            guard !order.status.isFinished else { return changed }
+            inProgress.insert(order, at: Self.place(of: order, in: inProgress))
+            return true
+        }
+        guard inProgress[index] != order else { return changed }
+        if order.status.isFinished {
+            inProgress.remove(at: index)
+        } else {
+            inProgress[index] = order
+        }
+        return true
     }
 
     /// Where `order` goes in `orders` (oldest first) to keep them sorted: found by halving, since a
@@ -171,17 +201,5 @@ public struct WorkshopFloorState: Hashable, Sendable {
             if isOlder(orders[middle], order) { low = middle + 1 } else { high = middle }
         }
         return low
-    }
-
-    /// `updatedAt` moves only when something shown changed, so an event that changes nothing
-    /// publishes nothing.
-    private func touched(from previous: WorkshopFloorState, at now: Date) -> WorkshopFloorState {
-        var next = self
-        if next.recentOrders != previous.recentOrders || next.inProgress != previous.inProgress
-            || next.guitarsOrderedToday != previous.guitarsOrderedToday
-        {
-            next.updatedAt = now
-        }
-        return next
     }
 }

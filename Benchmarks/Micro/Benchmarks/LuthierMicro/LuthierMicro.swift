@@ -11,6 +11,7 @@ let benchmarks: @Sendable () -> Void = {
     staticAssetBenchmarks()
     eventStreamBenchmarks()
     listEditBenchmarks()
+    floorBenchmarks()
 }
 
 extension Benchmark.Configuration {

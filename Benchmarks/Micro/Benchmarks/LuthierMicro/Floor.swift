@@ -1,0 +1,39 @@
+import Benchmark
+import Foundation
+import LuthierDomain
+import LuthierFeatures
+
+/// What the workshop floor's store does for each order the shop takes, with few and with thousands
+/// of orders in the workshop: the work per order should not grow with the backlog.
+func floorBenchmarks() {
+    for inProgress in [10, 4_000] {
+        Benchmark(
+            "WorkshopFloor: an order placed, then cancelled, \(inProgress) in progress", configuration: .micro
+        ) { benchmark in
+            let floor = WorkshopFloor(environment: .benchmark, pace: WorkshopPace(perStage: .seconds(60)))
+            let orders = (0..<inProgress).map { ReducerInputs.order($0) }
+            floor.store.send(
+                .loaded(recentOrders: [], inProgress: orders, guitarsOrderedToday: 0, at: ReducerInputs.start))
+            let at = ReducerInputs.start.addingTimeInterval(86_400)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                var order = ReducerInputs.order(inProgress + iteration)
+                floor.store.send(.placed(order, at: at))
+                order.status = .cancelled
+                floor.store.send(.changed(order, at: at))
+            }
+            benchmark.stopMeasurement()
+            blackHole(floor.currentState)
+            floor.close()
+        }
+    }
+}
+
+extension LuthierEnvironment {
+    /// An environment whose services fail if called: the floor's fold calls none.
+    static var benchmark: LuthierEnvironment {
+        LuthierEnvironment(
+            clock: ContinuousClock(), now: { ReducerInputs.start }, workshop: .failing(), exchangeRates: .failing(),
+            sessions: .failing(), analytics: .failing(), makeID: { "benchmark" })
+    }
+}
