@@ -30,25 +30,46 @@ extension WorkshopStore {
     /// changes and the answer is `.conflict`: another writer saved the session since, or it was
     /// deleted (its tombstone's revision is never a base).
     ///
+    /// Saves of several sessions made at once are written together (``GroupCommit``): one
+    /// statement and one commit for all, each answered once it is committed.
+    ///
     /// The snapshot is stored as JSON with Foundation's default strategies: dates as the exact
     /// `Double` they hold, so they read back equal; rates as decimal text (`ExchangeRate`'s own
     /// coding), so 0.83 stays 0.83.
     func saveSession(key: String, base: Int, snapshot: SessionSnapshot) async throws -> SessionSaveOutcome {
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
-        let time = Self.milliseconds(now())
+        return try await sessionSaves.commit(
+            SessionSave(
+                key: key, base: base, revision: snapshot.revision, snapshot: text,
+                isWorthKeeping: snapshot.isWorthKeeping))
+    }
+
+    /// Writes `saves` (each of another session) in one statement: each row stored where the
+    /// revision there is its base (the base of each, picked by its key), every instance told of
+    /// each row stored.
+    static func write(
+        _ saves: [SessionSave], on database: any SQLDatabase, now: @Sendable () -> Date
+    ) async throws -> [SessionSaveOutcome] {
+        let time = milliseconds(now())
+        let rows = SQLStatement.joined(
+            saves.map { save in
+                "(\(save.key), \(save.revision), \(save.snapshot), \(time), \(time), \(save.isWorthKeeping))"
+            }, separator: ", ")
+        let bases = SQLStatement.joined(
+            saves.map { save in "WHEN \(save.key) THEN \(save.base)" }, separator: " ")
         let stored = try await database.write(
             """
             INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
-            VALUES (\(key), \(snapshot.revision), \(text), \(time), \(time), \(snapshot.isWorthKeeping))
+            VALUES \(rows)
             ON CONFLICT (key) DO UPDATE SET
                 revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
                 worth_keeping = excluded.worth_keeping
-            WHERE sessions.revision = \(base)
-            RETURNING 1
+            WHERE sessions.revision = CASE excluded.key \(bases) END
+            RETURNING key, revision
             """,
-            telling: SQLNotice(
-                channel: .sessions, payload: StoredSessionRevision(key: key, revision: snapshot.revision).payload))
-        return stored.count == 1 ? .saved : .conflict
+            telling: SQLNotice(channel: .sessions, payload: StoredSessionRevision.payload(ofColumnsIn: "changed")))
+        let saved = Set(try stored.map { row -> String in try row["key"] })
+        return saves.map { saved.contains($0.key) ? .saved : .conflict }
     }
 
     /// The revision stored under `key` now (a tombstone's is `Int64.max`), without marking the
@@ -91,7 +112,7 @@ extension WorkshopStore {
             """,
             telling: SQLNotice(
                 channel: .sessions,
-                payload: StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted).payload))
+                payload: "\(StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted).payload)"))
     }
 
     /// The snapshot in `text`, or nil if it is not one of the current format.
@@ -100,5 +121,23 @@ extension WorkshopStore {
             snapshot.format == SessionSnapshot.currentFormat
         else { return nil }
         return snapshot
+    }
+}
+
+/// One session's save, waiting to be written with the others made at once.
+struct SessionSave: Sendable {
+    let key: String
+    /// The revision the save expects stored (0: none).
+    let base: Int
+    let revision: Int
+    /// The snapshot's JSON.
+    let snapshot: String
+    let isWorthKeeping: Bool
+}
+
+extension StoredSessionRevision {
+    /// ``payload`` as SQL, of the `revision` and `key` columns of the row `table` names.
+    static func payload(ofColumnsIn table: String) -> SQLStatement {
+        "CAST(\(sql: table).revision AS TEXT) || ' ' || \(sql: table).key"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import LuthierFeatures
 
 /// The workshop's own records — wood stock, orders with their lines and stages, stored sessions,
 /// discount codes, the journal and the cart analytics log — on either database.
@@ -39,10 +40,14 @@ public final class WorkshopStore: Sendable {
         self.init(database: try SQLiteDatabase(path: path), estimateRule: estimateRule, now: now)
     }
 
+    /// Session saves made at once share one statement and one commit.
+    let sessionSaves: GroupCommit<SessionSave, SessionSaveOutcome>
+
     init(database: any SQLDatabase, estimateRule: EstimateRule, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.estimateRule = estimateRule
         self.now = now
+        sessionSaves = GroupCommit { saves in try await Self.write(saves, on: database, now: now) }
     }
 
     /// The stock a new database starts with, per wood, as the first migration seeds it.

@@ -197,6 +197,26 @@ struct PostgreSQLDatabaseSessionNoticeTests {
         }
     }
 
+    @Test func savesWrittenTogetherAreEachToldWithTheirOwnRevisionAndAConflictIsNot() async throws {
+        try await Self.twoInstances { first, second in
+            var heard = second.database.sessionRevisions().makeAsyncIterator()
+            #expect(await heard.next() == .listening)
+            let one = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+            #expect(try await first.store.saveSession(key: "b", base: 0, snapshot: one) == .saved)
+            #expect(await heard.next() == .saved(StoredSessionRevision(key: "b", revision: 1)))
+            let saves = [("a", 0, 3), ("b", 0, 2), ("c", 0, 7)].map { key, base, revision in
+                SessionSave(key: key, base: base, revision: revision, snapshot: "{}", isWorthKeeping: false)
+            }
+            let outcomes = try await WorkshopStore.write(saves, on: first.database, now: first.store.now)
+            #expect(outcomes == [.saved, .conflict, .saved])
+            var told: Set<StoredSessionRevision> = []
+            for _ in 0..<2 {
+                if case .saved(let revision) = try #require(await heard.next()) { told.insert(revision) }
+            }
+            #expect(told == [.init(key: "a", revision: 3), .init(key: "c", revision: 7)])
+        }
+    }
+
     @Test func instancesOnOneDatabaseShareOneSessionIDKey() async throws {
         try await Self.twoInstances { first, second in
             async let mine = first.database.sharedSecret(named: "session-id-key")

@@ -44,6 +44,41 @@ struct SessionStoreContractTests {
         }
     }
 
+    @Test(
+        "saves written together are each a compare-and-set of their own, and each stored one reads back",
+        arguments: StoreBackend.all)
+    func savesWrittenTogether(backend: StoreBackend) async throws {
+        try await backend.with { clients throws in
+            let store = clients.store
+            let stored = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+            #expect(try await clients.sessions.save("old", 0, stored) == .saved)
+            func save(_ key: String, base: Int, revision: Int) throws -> SessionSave {
+                let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: key, revision: revision)
+                return SessionSave(
+                    key: key, base: base, revision: revision,
+                    snapshot: String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self),
+                    isWorthKeeping: true)
+            }
+            // A new session, one over the revision stored, and one whose key holds nothing yet
+            // (stored whatever its writer saw, as a lone save is).
+            let outcomes = try await WorkshopStore.write(
+                [
+                    try save("new", base: 0, revision: 1), try save("old", base: 1, revision: 2),
+                    try save("elsewhere", base: 4, revision: 5),
+                ],
+                on: store.database, now: store.now)
+            #expect(outcomes == [.saved, .saved, .saved])
+            // One over a revision no longer stored, beside one over the revision stored.
+            let again = try await WorkshopStore.write(
+                [try save("old", base: 1, revision: 3), try save("new", base: 1, revision: 2)],
+                on: store.database, now: store.now)
+            #expect(again == [.conflict, .saved])
+            #expect(try await clients.sessions.load("old")?.revision == 2)
+            #expect(try await clients.sessions.load("new")?.analyticsKey == "new")
+            #expect(try await clients.sessions.load("new")?.revision == 2)
+        }
+    }
+
     @Test("of saves racing over one revision, exactly one is stored", arguments: StoreBackend.all)
     func racingSavesOneWins(backend: StoreBackend) async throws {
         try await backend.with { clients throws in

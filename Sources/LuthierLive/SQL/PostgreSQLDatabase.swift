@@ -188,12 +188,15 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     }
 
     /// With a notice, the statement (which must return a row for each row it changes) becomes
-    /// `WITH changed AS (…) SELECT pg_notify(…) FROM changed`: one round trip, and the notice
-    /// goes out when the statement commits, only if it changed a row.
+    /// `WITH changed AS (…) SELECT changed.*, pg_notify(…) FROM changed`: one round trip, a
+    /// notice for each row changed, sent when the statement commits, and the statement's rows.
     func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow] {
         let statement: SQLStatement =
             if let notice {
-                "WITH changed AS (\(statement)) SELECT pg_notify(\(channel(notice.channel)), \(notice.payload)) FROM changed"
+                """
+                WITH changed AS (\(statement))
+                SELECT changed.*, pg_notify(\(channel(notice.channel)), \(notice.payload))::text AS told FROM changed
+                """
             } else {
                 statement
             }

@@ -58,8 +58,9 @@ enum SQLWriteLock: String, Sendable {
     case migrations
 }
 
-/// A notification a write sends when it commits.
+/// A notification a write sends when it commits: one for each row the write changed.
 struct SQLNotice: Sendable {
     let channel: SQLChannel
-    let payload: String
+    /// The text told: a value, or an expression of the changed row's columns (`changed.key`).
+    let payload: SQLStatement
 }
