@@ -333,9 +333,10 @@ import Testing
         for (index, order) in orders.enumerated() {
             workshop.store(order)
             floor.orderPlaced(order)
-            // The order wakes the stage timer: a pass that moves nothing.
-            await floorStore.receive(
-                .advanced([], at: base), checking: { #expect($0.guitarsOrderedToday == index + 1) })
+            // The first wakes the stage timer (asleep till midnight): a pass that moves nothing.
+            // The others are due when its alarm rings next, and wake nobody.
+            if index == 0 { await floorStore.receive(.advanced([], at: base), checking: { _ in }) }
+            #expect(floor.currentOutput.guitarsOrderedToday == index + 1)
             await store.receive(.floor(floor.currentOutput)) { $0.floor = floor.currentOutput }
         }
         #expect(feed.currentOutput.recentOrders.count == WorkshopFloorState.recentLimit)

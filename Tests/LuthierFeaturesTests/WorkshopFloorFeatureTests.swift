@@ -334,15 +334,41 @@ import Testing
         #expect(floor.currentOutput.inProgress == [order])
         #expect(floor.currentOutput.guitarsOrderedToday == 1)
         await store.receive(.advanced([], at: base + 30), checking: { _ in })
+        // Told again, it is not counted again, and wakes nobody: the timer's alarm is set for
+        // its stage already.
         floor.orderPlaced(order)
         #expect(floor.currentOutput.guitarsOrderedToday == 1)
-        await store.receive(.advanced([], at: base + 30), checking: { _ in })
         // Without the wake-up it would sleep past this; with it, the order moves on time.
         await harness.clock.advance(by: .seconds(10))
         await store.receive(
             .advanced([Self.moved(order, through: [.bodyShaping])], at: base + 40),
             checking: { #expect($0.inProgress.first?.status == .bodyShaping) })
         #expect(harness.workshop.moves.count == 1)
+        await store.finish()
+    }
+
+    @Test func anOrderDueAfterTheTimersNextPassDoesNotWakeItThatPassFindsIt() async {
+        let harness = Harness()
+        let base = harness.base
+        var (store, floor) = await harness.startedEmpty()
+        let first = Fixture.order(1, minutes: 0)
+        harness.workshop.store(first)
+        floor.orderPlaced(first)
+        // Due before midnight, when the timer slept till: it wakes, and sleeps till the order's stage ends.
+        await store.receive(.advanced([], at: base), checking: { _ in })
+        await harness.clock.advance(by: .seconds(5))
+        let second = Fixture.order(2, minutes: 5.0 / 60)
+        harness.workshop.store(second)
+        floor.orderPlaced(second)
+        #expect(floor.currentOutput.inProgress == [first, second])
+        // No pass for it (one would be received here, before the first order's move).
+        await harness.clock.advance(by: .seconds(5))
+        await store.receive(
+            .advanced([Self.moved(first, through: [.bodyShaping])], at: base + 10), checking: { _ in })
+        await harness.clock.advance(by: .seconds(5))
+        await store.receive(
+            .advanced([Self.moved(second, through: [.bodyShaping])], at: base + 15), checking: { _ in })
+        #expect(harness.workshop.moves.count == 2)
         await store.finish()
     }
 

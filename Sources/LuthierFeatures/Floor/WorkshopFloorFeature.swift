@@ -59,8 +59,9 @@ public struct WorkshopFloorFeature: Reducer {
             return .none
         case .placed(let order, let at):
             state.apply(.placed(order, at: at))
-            let wake = wake
-            return .run { _ in wake.signal() }
+            // Its stage may be due before the pass the timer sleeps for; if not, that pass finds it.
+            let (wake, due) = (wake, pace.stageEnds(startedAt: order.stageStartedAt))
+            return .run { _ in wake.signal(dueAt: due) }
         case .advanced(let moved, let at):
             state.apply(.advanced(moved, at: at))
             return .none
@@ -105,7 +106,7 @@ public struct WorkshopFloorFeature: Reducer {
     private func stageTimer(_ send: Send<Action>) async {
         guard await retrying(send, { try await load(send) }) else { return }
         while !Task.isCancelled {
-            var nextWake: (@Sendable () async throws -> Void)?
+            var nextWake: NextWake?
             let passed = await retrying(send) {
                 // Another instance may lead: its moves reach this floor as changes elsewhere. Asked
                 // again before every try: a pass refused because its term ended waits for the lead.
@@ -113,7 +114,7 @@ public struct WorkshopFloorFeature: Reducer {
                 nextWake = try await pass(send, in: term)
             }
             guard passed else { return }
-            if let nextWake { await wake.wait(until: nextWake) }
+            if let nextWake { await wake.wait(until: nextWake.alarm, alarmAt: nextWake.at) }
         }
     }
 
@@ -131,14 +132,27 @@ public struct WorkshopFloorFeature: Reducer {
                 at: now))
     }
 
-    /// One pass: moves what is due, and returns the wait until the next change (nil: none, go on
+    /// The stage timer's next wake-up: its alarm, and when that rings.
+    private struct NextWake {
+        let alarm: @Sendable () async throws -> Void
+        let at: Date
+    }
+
+    /// One pass: moves what is due, and returns the wake-up for the next change (nil: none, go on
     /// at once), fixed on the clock before the pass is told.
-    private func pass(_ send: Send<Action>, in term: FloorTerm?) async throws -> (@Sendable () async throws -> Void)? {
+    private func pass(_ send: Send<Action>, in term: FloorTerm?) async throws -> NextWake? {
         let now = environment.now()
         let moved = try await environment.workshop.advanceStages(now, pace, term)
         let due = try await environment.workshop.nextStageChange(pace)
-        let wait = Self.wait(from: environment.now(), until: due, afterMoving: !moved.isEmpty)
-        let nextWake = wait > .zero ? alarm(on: environment.clock, after: wait) : nil
+        let asked = environment.now()
+        let wait = Self.wait(from: asked, until: due, afterMoving: !moved.isEmpty)
+        let nextWake =
+            wait > .zero
+            ? NextWake(
+                alarm: alarm(on: environment.clock, after: wait),
+                // The wait is in whole milliseconds (``duration(from:to:)``).
+                at: asked.addingTimeInterval(Double(wait.milliseconds) / 1_000))
+            : nil
         // Told even when nothing moved: past midnight, today's count starts again.
         send(.advanced(moved, at: now))
         return nextWake
