@@ -78,10 +78,11 @@ extension WorkshopStore {
             accessKey: Order.newAccessKey(using: &generator),  // the system's generator: a key is a secret
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())))
-        try await Self.insert(order, on: connection)
-        // Told before the lock, so that the lock is held for one statement and the commit (a
-        // notification goes out when its transaction commits, and never if it rolls back).
-        try await connection.tell(WorkshopChange.placed(number: order.number).payload, on: .workshop)
+        // Written and told before the lock, so that the lock is held for one statement and the
+        // commit (a notification goes out when its transaction commits, never if it rolls back).
+        try await connection.run(
+            together: Self.insertions(of: order), telling: WorkshopChange.placed(number: order.number).payload,
+            on: .workshop)
         let needs = WoodNeed.of(request.lines)
         let stockBefore = try await Self.take(needs, on: connection)
         for entry in JournalEntry.ranOut(taking: needs, from: stockBefore) {
@@ -126,21 +127,9 @@ extension WorkshopStore {
         discount_minor, discount_code, shipping_minor, total_minor, status, placed_at, session_key, stage_started_at
         """
 
-    static func insert(_ order: Order, on connection: any SQLConnection) async throws {
+    /// The statements that write `order`: its row, its first stage and its lines (each in one).
+    static func insertions(of order: Order) -> [SQLStatement] {
         let quote = order.quote
-        try await connection.run(
-            """
-            INSERT INTO orders (\(sql: orderColumns)) VALUES (
-                \(order.number), \(order.accessKey), \(order.checkoutID), \(order.shipping.rawValue),
-                \(order.currency.code), \(order.rate.description), \(quote.basePrice.minorUnits),
-                \(quote.additions.minorUnits), \(quote.discount.minorUnits), \(order.discountCode),
-                \(quote.shipping.minorUnits), \(quote.total.minorUnits), \(order.status.rawValue),
-                \(milliseconds(order.placedAt)), \(order.sessionKey), \(milliseconds(order.stageStartedAt))
-            )
-            """)
-        try await insertStage(
-            StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number, on: connection)
-        // Every line in one statement.
         let lines = SQLStatement.joined(
             order.lines.enumerated().map { position, line in
                 let guitar = line.guitar
@@ -149,18 +138,32 @@ extension WorkshopStore {
                         \(guitar.body.rawValue), \(guitar.fretboard.rawValue), \(line.quantity))
                     """
             }, separator: ", ")
-        try await connection.run(
-            "INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity) VALUES \(lines)")
+        return [
+            """
+            INSERT INTO orders (\(sql: orderColumns)) VALUES (
+                \(order.number), \(order.accessKey), \(order.checkoutID), \(order.shipping.rawValue),
+                \(order.currency.code), \(order.rate.description), \(quote.basePrice.minorUnits),
+                \(quote.additions.minorUnits), \(quote.discount.minorUnits), \(order.discountCode),
+                \(quote.shipping.minorUnits), \(quote.total.minorUnits), \(order.status.rawValue),
+                \(milliseconds(order.placedAt)), \(order.sessionKey), \(milliseconds(order.stageStartedAt))
+            )
+            """,
+            stageInsertion(StageEntry(status: order.status, startedAt: order.stageStartedAt), of: order.number),
+            "INSERT INTO order_lines (order_number, position, shape, color, body, fretboard, quantity) VALUES \(lines)",
+        ]
     }
 
     static func insertStage(
         _ entry: StageEntry, of number: String, in term: FloorTerm? = nil, on connection: any SQLConnection
     ) async throws {
-        try await connection.run(
-            """
-            INSERT INTO order_stages (order_number, status, started_at, note, term)
-            VALUES (\(number), \(entry.status.rawValue), \(milliseconds(entry.startedAt)), \(entry.note), \(term?.number))
-            """)
+        try await connection.run(stageInsertion(entry, of: number, in: term))
+    }
+
+    static func stageInsertion(_ entry: StageEntry, of number: String, in term: FloorTerm? = nil) -> SQLStatement {
+        """
+        INSERT INTO order_stages (order_number, status, started_at, note, term)
+        VALUES (\(number), \(entry.status.rawValue), \(milliseconds(entry.startedAt)), \(entry.note), \(term?.number))
+        """
     }
 
     /// The order numbered `number`, if there is one.

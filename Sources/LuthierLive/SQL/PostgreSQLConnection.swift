@@ -49,10 +49,21 @@ struct PostgreSQLConnection: SQLConnection {
     }
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {
+        try await run("SELECT \(notification(payload, on: channel))")
+    }
+
+    func run(together statements: [SQLStatement], telling payload: String, on channel: SQLChannel) async throws {
+        let writes = SQLStatement.joined(
+            statements.enumerated().map { index, statement in "write\(sql: String(index)) AS (\(statement))" },
+            separator: ", ")
+        try await run("WITH \(writes) SELECT \(notification(payload, on: channel))")
+    }
+
+    private func notification(_ payload: String, on channel: SQLChannel) -> SQLStatement {
         // A workshop change names the instance that made it, which has told its own floor already
         // and so skips it when it comes back (``PostgreSQLDatabase/changes()``).
         let told = channel == .workshop ? payload + " " + database.instance : payload
-        try await run("SELECT pg_notify(\(database.channel(channel)), \(told))")
+        return "pg_notify(\(database.channel(channel)), \(told))"
     }
 
     /// A cell as one of the kinds the workshop's tables hold; sums (`numeric`) read as integers.

@@ -13,6 +13,12 @@ protocol SQLConnection: Sendable {
     /// (PostgreSQL's `NOTIFY`); nothing on SQLite, which one process serves.
     func tell(_ payload: String, on channel: SQLChannel) async throws
 
+    /// Runs `statements`, writes that return nothing and do not read each other's rows, in order,
+    /// then tells `payload` on `channel` as ``tell(_:on:)`` does. On PostgreSQL they go as one
+    /// statement (each a data-modifying `WITH`, run once and to completion; constraints checked
+    /// at its end): one round trip for all, where each would be one.
+    func run(together statements: [SQLStatement], telling payload: String, on channel: SQLChannel) async throws
+
     /// A condition, always true, that takes `lock` until the transaction ends before the
     /// statement it is part of reads a row (PostgreSQL's advisory lock, as the statement's
     /// one-time filter); plain true on SQLite, whose write transaction holds the file's one write

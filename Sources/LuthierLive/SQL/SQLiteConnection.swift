@@ -109,6 +109,10 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {}
 
+    func run(together statements: [SQLStatement], telling payload: String, on channel: SQLChannel) async throws {
+        for statement in statements { try await run(statement) }
+    }
+
     func holding(_ lock: SQLWriteLock) -> SQLStatement { "1 = 1" }
 
     /// Runs `statement` on `db` (for the one-statement accesses, which need no serving).
