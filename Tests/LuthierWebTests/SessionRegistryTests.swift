@@ -178,6 +178,29 @@ struct SessionRegistryTests {
         second.closeAll()
     }
 
+    @Test("a notice of the old id's save, heard after an order gave the session a new id, reads nothing")
+    func noticeOfTheReplacedID() async throws {
+        let store = MemorySessionStore(shared: true)
+        let registry = try await Self.registry(sessions: store)
+        let session = try registry.createSession()
+        for color in [Color.sky, .dusk, .earth] {
+            await session.build.send(.change(GuitarChange(color: color)))
+            try await session.save()
+        }
+        let old = session.id
+        #expect(store.rows[old.storageKey]?.revision == 3)
+        let new = try await registry.rotate(session, once: "an order")
+        #expect(store.rows[new.storageKey]?.revision == 1)
+        // The old id's last save, told late (its notice raced the rotation): not this session's
+        // any more, so nothing is read, and the session stays as it is.
+        let loads = store.loads
+        #expect(try await session.refresh(toRevision: 3, of: old))
+        #expect(store.loads == loads)
+        #expect(session.id == new)
+        #expect(session.build.currentOutput.guitar.color == .earth)
+        registry.closeAll()
+    }
+
     @Test("the store is keyed by the SHA-256 of the id, never the cookie value itself")
     func storageKey() async throws {
         let store = MemorySessionStore()

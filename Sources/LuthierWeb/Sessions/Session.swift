@@ -295,19 +295,25 @@ public final class Session: Sendable {
     }
 
     /// Reads the session as stored when another instance says it saved `revision` (nil: some
-    /// revision, not told), and puts it in place of the shop if it is newer than what this
-    /// instance holds. False if it was deleted (its id was replaced elsewhere): the session
+    /// revision, not told) under `id`, and puts it in place of the shop if it is newer than what
+    /// this instance holds. False if it was deleted (its id was replaced elsewhere): the session
     /// should leave memory.
-    func refresh(toRevision revision: Int?) async throws -> Bool {
+    ///
+    /// A notice of an id the session no longer has (its own last save under the id an order
+    /// replaced, heard after the rotation) says nothing of it: nothing is read.
+    func refresh(toRevision revision: Int?, of id: SessionID) async throws -> Bool {
         // A deletion's tombstone: nothing to read.
         guard revision != StoredSessionRevision.deleted else { return false }
         // Not told which: any stored one, if one was ever stored (a session never stored is not
         // in the store, and is not gone for that).
-        let isNewer = { (saving: Saving) in revision.map { $0 > saving.base } ?? saving.stored }
+        let isNewer = { (saving: Saving) in
+            self.identity.withLock { $0 } == id && (revision.map { $0 > saving.base } ?? saving.stored)
+        }
         guard saving.withLock({ isNewer($0) }) else { return true }
         await takeTurn()
         defer { endTurn() }
-        // This instance's own save of that revision may have been what held the turn.
+        // This instance's own save of that revision may have been what held the turn, or the
+        // rotation of the id.
         guard saving.withLock({ isNewer($0) }) else { return true }
         return try await reloadHoldingTurn()
     }

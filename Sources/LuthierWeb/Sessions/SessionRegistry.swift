@@ -240,7 +240,7 @@ public final class SessionRegistry: Sendable {
     /// Reads `session` (held under `id`) again if `revision` (nil: some revision) is newer than it
     /// holds, and drops it from memory if it was deleted; says whether it is still held.
     private func refreshOrDrop(_ session: Session, id: SessionID, toRevision revision: Int?) async throws -> Bool {
-        guard try await session.refresh(toRevision: revision) else {
+        guard try await session.refresh(toRevision: revision, of: id) else {
             drop(session, id: id)
             return false
         }

@@ -14,6 +14,7 @@ final class MemorySessionStore: Sendable {
     private struct State {
         var rows: [String: Stored] = [:]
         var saves = 0
+        var loads = 0
         var failing = false
         var outrun = false
         /// Deleted keys, which no later save brings back (as the live store's tombstones).
@@ -50,6 +51,8 @@ final class MemorySessionStore: Sendable {
 
     var saves: Int { state.withLock { $0.saves } }
 
+    var loads: Int { state.withLock { $0.loads } }
+
     /// Makes every call fail (a locked or full database) until called with false.
     func fail(_ failing: Bool = true) { state.withLock { $0.failing = failing } }
 
@@ -76,6 +79,7 @@ final class MemorySessionStore: Sendable {
             load: { key in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
+                    state.loads += 1
                     return state.rows[key]?.snapshot
                 }
             },
