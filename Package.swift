@@ -136,6 +136,7 @@ let package = Package(
             name: "LuthierFeaturesTests",
             dependencies: [
                 "LuthierFeatures",
+                "TestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

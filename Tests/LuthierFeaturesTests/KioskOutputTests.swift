@@ -30,7 +30,7 @@ import Testing
     ) -> KioskState {
         var state = KioskState(
             floor: WorkshopFloorOutput(
-                recentOrders: recent, inProgress: inProgress, guitarsOrderedToday: today, updatedAt: base),
+                recentOrders: recent, inProgress: OrderList(inProgress), guitarsOrderedToday: today, updatedAt: base),
             counters: counters, now: base)
         state.showcase = showcase
         return state

@@ -129,7 +129,7 @@ import Testing
     @Test func theFloorReplacesTheFloorAndNothingElse() {
         let orders = (1...3).map { Fixture.order($0) }
         let floor = WorkshopFloorOutput(
-            recentOrders: orders.reversed(), inProgress: orders, guitarsOrderedToday: 3, updatedAt: base)
+            recentOrders: orders.reversed(), inProgress: OrderList(orders), guitarsOrderedToday: 3, updatedAt: base)
         let built = ticking(KioskState.reduce(fresh(), .built(.standard)), 4).state
         let next = KioskState.reduce(built, .floor(floor))
         #expect(next.floor == floor)

@@ -35,7 +35,8 @@ import Testing
         }
 
         func floorShows(inProgress: [Order] = [], recent: [Order] = []) -> WorkshopFloorOutput {
-            let output = WorkshopFloorOutput(recentOrders: recent, inProgress: inProgress, updatedAt: Fixture.base)
+            let output = WorkshopFloorOutput(
+                recentOrders: recent, inProgress: OrderList(inProgress), updatedAt: Fixture.base)
             floorInput.yield(output)
             return output
         }

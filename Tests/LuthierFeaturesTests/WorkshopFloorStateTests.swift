@@ -123,7 +123,7 @@ enum WorkshopFloorFixture {
         var state = loaded
         state.apply(.advanced([Fixture.moved(orders[0], to: .bodyShaping)], at: later))
         #expect(state.inProgress.map(\.number) == orders.map(\.number))
-        #expect(state.inProgress[0].status == .bodyShaping)
+        #expect(state.inProgress.first?.status == .bodyShaping)
         #expect(state.updatedAt == later)
     }
 

@@ -36,7 +36,7 @@ extension KioskControllerTests {
         KioskOutput(
             state: KioskState(
                 floor: WorkshopFloorOutput(
-                    recentOrders: orders, inProgress: orders.reversed(), guitarsOrderedToday: orders.count,
+                    recentOrders: orders, inProgress: OrderList(orders), guitarsOrderedToday: orders.count,
                     updatedAt: TestShop.now),
                 now: TestShop.now.addingTimeInterval(30)))
     }

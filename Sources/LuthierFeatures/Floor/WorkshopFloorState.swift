@@ -7,13 +7,13 @@ public struct WorkshopFloorOutput: Hashable, Sendable {
     /// The latest orders, newest first, at most `WorkshopFloorState.recentLimit`.
     public var recentOrders: [Order]
     /// Every order not finished yet, oldest first.
-    public var inProgress: [Order]
+    public var inProgress: OrderList
     /// The guitars (line quantities) ordered since midnight UTC.
     public var guitarsOrderedToday: Int
     /// When any of the above last changed (or was last read from the store).
     public var updatedAt: Date
 
-    public init(recentOrders: [Order] = [], inProgress: [Order] = [], guitarsOrderedToday: Int = 0, updatedAt: Date) {
+    public init(recentOrders: [Order] = [], inProgress: OrderList = [], guitarsOrderedToday: Int = 0, updatedAt: Date) {
         self.recentOrders = recentOrders
         self.inProgress = inProgress
         self.guitarsOrderedToday = guitarsOrderedToday
@@ -45,7 +45,7 @@ public struct WorkshopFloorState: Hashable, Sendable {
     /// The latest orders, newest first (by time placed, then number), at most `recentLimit`.
     public var recentOrders: [Order]
     /// Every order not finished yet, oldest first (by time placed, then number).
-    public var inProgress: [Order]
+    public var inProgress: OrderList
 
     /// An empty floor as of `now`, before anything was loaded.
     public init(now: Date) {
@@ -83,7 +83,7 @@ public struct WorkshopFloorState: Hashable, Sendable {
         switch event {
         case .loaded(let recent, let inProgress, let guitarsOrderedToday, let at):
             recentOrders = Array(Self.unique(recent).sorted(by: Self.isNewer).prefix(Self.recentLimit))
-            self.inProgress = Self.unique(inProgress).filter { !$0.status.isFinished }.sorted(by: Self.isOlder)
+            self.inProgress = OrderList(inProgress.filter { !$0.status.isFinished })
             self.guitarsOrderedToday = guitarsOrderedToday
             today = Self.startOfUTCDay(containing: at)
             updatedAt = at
@@ -125,11 +125,6 @@ public struct WorkshopFloorState: Hashable, Sendable {
         a.placedAt != b.placedAt ? a.placedAt > b.placedAt : a.number > b.number
     }
 
-    /// Oldest first: the reverse.
-    private static func isOlder(_ a: Order, _ b: Order) -> Bool {
-        isNewer(b, a)
-    }
-
     /// `orders` with each number once (its first occurrence).
     private static func unique(_ orders: [Order]) -> [Order] {
         var seen: Set<String> = []
@@ -137,7 +132,7 @@ public struct WorkshopFloorState: Hashable, Sendable {
     }
 
     private func knows(_ order: Order) -> Bool {
-        recentOrders.contains { $0.number == order.number } || inProgress.contains { $0.number == order.number }
+        recentOrders.contains { $0.number == order.number } || inProgress.position(of: order) != nil
     }
 
     /// A new day starts counting from zero (orders placed on it are counted as they come); says
@@ -159,7 +154,7 @@ public struct WorkshopFloorState: Hashable, Sendable {
     /// Says whether anything shown changed.
     private mutating func add(_ order: Order) -> Bool {
         let inserted = !order.status.isFinished
-        if inserted { inProgress.insert(order, at: Self.place(of: order, in: inProgress)) }
+        if inserted { inProgress.insert(order) }
         var recent = recentOrders + [order]
         recent.sort(by: Self.isNewer)
         guard recent.prefix(Self.recentLimit).contains(where: { $0.number == order.number }) else { return inserted }
@@ -178,28 +173,17 @@ public struct WorkshopFloorState: Hashable, Sendable {
             recentOrders[index] = order
             changed = true
         }
-        guard let index = inProgress.firstIndex(where: { $0.number == order.number }) else {
+        guard let position = inProgress.position(of: order) else {
             guard !order.status.isFinished else { return changed }
-            inProgress.insert(order, at: Self.place(of: order, in: inProgress))
+            inProgress.insert(order)
             return true
         }
-        guard inProgress[index] != order else { return changed }
+        guard inProgress[position] != order else { return changed }
         if order.status.isFinished {
-            inProgress.remove(at: index)
+            inProgress.remove(at: position)
         } else {
-            inProgress[index] = order
+            inProgress.replace(at: position, with: order)
         }
         return true
-    }
-
-    /// Where `order` goes in `orders` (oldest first) to keep them sorted: found by halving, since a
-    /// workshop holds thousands and each order placed or moved would otherwise sort them all again.
-    private static func place(of order: Order, in orders: [Order]) -> Int {
-        var (low, high) = (0, orders.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if isOlder(orders[middle], order) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -122,7 +122,7 @@ public struct KioskStageColumn: Hashable, Sendable {
     /// One column per unfinished stage, in the stages' order, from `inProgress` (oldest first):
     /// one pass that counts every order and makes cards of the first ``shownCards`` of each stage
     /// only, since this runs for every order placed or moved, with the whole backlog in hand.
-    static func columns(of inProgress: [Order]) -> [KioskStageColumn] {
+    static func columns(of inProgress: some Collection<Order>) -> [KioskStageColumn] {
         let stages = OrderStatus.allCases.filter { !$0.isFinished }
         var counts = Array(repeating: 0, count: stages.count)
         var cards = Array(repeating: [KioskBoardCard](), count: stages.count)

@@ -48,7 +48,10 @@ public struct OrderTrackingFeature: Reducer {
 
         case .floorChanged(let output):
             let number = state.order.number
-            if let listed = (output.inProgress + output.recentOrders).first(where: { $0.number == number }) {
+            // Found in the thousands in progress by when it was placed, not by reading them all.
+            if let listed = output.inProgress.position(of: state.order).map({ output.inProgress[$0] })
+                ?? output.recentOrders.first(where: { $0.number == number })
+            {
                 return update(&state, to: listed)
             }
             let workshop = workshop
