@@ -17,7 +17,9 @@ extension WorkshopStore {
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
     /// concurrent posts make one order (the `UNIQUE` checkout id refuses every write but the
-    /// first, and the others answer with its order).
+    /// first, and the others answer with its order). It is not looked up first: the order's
+    /// first statement is the one the `UNIQUE` refuses, so a repeat costs that statement and the
+    /// lookup, and a first order (nearly every one) costs no lookup at all.
     ///
     /// The order's number is drawn at random and not looked up first: the `PRIMARY KEY` refuses a
     /// number already taken (one chance in hundreds of millions), and the order is then placed
@@ -31,7 +33,6 @@ extension WorkshopStore {
     public func placeOrder(
         _ request: OrderRequest, beforeCommit: @escaping @Sendable () async throws -> Void = {}
     ) async throws -> Order {
-        if let existing = try await order(checkoutID: request.checkoutID) { return existing }
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         for draw in 1...Self.numberDraws {
             do {
@@ -57,7 +58,7 @@ extension WorkshopStore {
     }
 
     /// The order placed from checkout `checkoutID`, if it was ordered: first one statement that
-    /// finds its number (most checkouts were not ordered yet, and this is asked before every order).
+    /// finds its number, then the order.
     public func order(checkoutID: String) async throws -> Order? {
         guard
             let number: String = try await database.read(
