@@ -136,7 +136,7 @@ public final class SessionRegistry: Sendable {
     @discardableResult
     public func stockChanged(soldOut: Set<StockedWood>) -> Int {
         let sessions = liveSessions
-        mark(soldOut, in: sessions)
+        if remember(soldOut) { tellBuilders(soldOut, in: sessions) }
         var told = 0
         for session in sessions {
             guard let checkout = session.build.currentCheckout else { continue }
@@ -149,17 +149,22 @@ public final class SessionRegistry: Sendable {
     /// An order took wood out of stock: when that left a wood with none, every builder marks it.
     /// (Open checkouts learn it when they order; their availability was right when they began.)
     public func orderTookStock(soldOut: Set<StockedWood>) {
-        mark(soldOut, in: liveSessions)
+        // Nearly every order sells nothing out: the sessions in memory (thousands) are listed
+        // only when one does.
+        if remember(soldOut) { tellBuilders(soldOut, in: liveSessions) }
     }
 
-    /// Remembers `soldOut` and, when it differs from what was remembered, tells every builder of
-    /// `sessions` and the blank session's (the page a visitor without a session sees).
-    private func mark(_ soldOut: Set<StockedWood>, in sessions: [Session]) {
-        let changed = factory.soldOut.withLock { current in
+    /// Remembers `soldOut`; says whether it differs from what was remembered.
+    private func remember(_ soldOut: Set<StockedWood>) -> Bool {
+        factory.soldOut.withLock { current in
             defer { current = soldOut }
             return current != soldOut
         }
-        guard changed else { return }
+    }
+
+    /// Tells every builder of `sessions`, and the blank session's (the page a visitor without a
+    /// session sees), which woods are out of stock now.
+    private func tellBuilders(_ soldOut: Set<StockedWood>, in sessions: [Session]) {
         blank.build.stockChanged(soldOut: soldOut)
         for session in sessions { session.build.stockChanged(soldOut: soldOut) }
     }
