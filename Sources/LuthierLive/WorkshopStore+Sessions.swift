@@ -44,12 +44,20 @@ extension WorkshopStore {
                 isWorthKeeping: snapshot.isWorthKeeping))
     }
 
-    /// Writes `saves` (each of another session) in one statement: each row stored where the
-    /// revision there is its base (the base of each, picked by its key), every instance told of
-    /// each row stored.
+    /// Writes `saves` in one statement: each row stored where the revision there is its base (the
+    /// base of each, picked by its key), every instance told of each row stored.
+    ///
+    /// A session saves in its turn, so a batch holds each key once. Should one come twice, the
+    /// second goes in a statement after the first (one statement cannot change a row twice), so
+    /// that it fails nobody else's save.
     static func write(
         _ saves: [SessionSave], on database: any SQLDatabase, now: @Sendable () -> Date
     ) async throws -> [SessionSaveOutcome] {
+        var keys: Set<String> = []
+        if let repeated = saves.indices.first(where: { !keys.insert(saves[$0].key).inserted }) {
+            return try await write(Array(saves[..<repeated]), on: database, now: now)
+                + write(Array(saves[repeated...]), on: database, now: now)
+        }
         let time = milliseconds(now())
         let rows = SQLStatement.joined(
             saves.map { save in
