@@ -29,8 +29,7 @@ public struct OrderList: Hashable, Sendable, BidirectionalCollection, Expressibl
 
     /// `orders` sorted oldest first, each number once (its first occurrence).
     public init(_ orders: some Sequence<Order>) {
-        var seen: Set<String> = []
-        self.init(sorted: orders.filter { seen.insert($0.number).inserted }.sorted(by: Self.isOlder))
+        self.init(sorted: WorkshopFloorState.unique(orders).sorted(by: Self.isOlder))
     }
 
     public init(arrayLiteral orders: Order...) {

@@ -126,7 +126,7 @@ public struct WorkshopFloorState: Hashable, Sendable {
     }
 
     /// `orders` with each number once (its first occurrence).
-    private static func unique(_ orders: [Order]) -> [Order] {
+    static func unique(_ orders: some Sequence<Order>) -> [Order] {
         var seen: Set<String> = []
         return orders.filter { seen.insert($0.number).inserted }
     }
