@@ -57,15 +57,13 @@ extension WorkshopStore {
         try await database.read { connection in try await Self.fetchOrder(on: connection, number: number) }
     }
 
-    /// The order placed from checkout `checkoutID`, if it was ordered: first one statement that
-    /// finds its number, then the order.
+    /// The order placed from checkout `checkoutID`, if it was ordered.
     public func order(checkoutID: String) async throws -> Order? {
-        guard
-            let number: String = try await database.read(
-                "SELECT number FROM orders WHERE checkout_id = \(checkoutID)"
-            ).first?.first()
-        else { return nil }
-        return try await order(number: number)
+        try await database.read { connection in
+            try await Self.fetchOrders(
+                on: connection, "SELECT \(sql: Self.orderColumns) FROM orders WHERE checkout_id = \(checkoutID)"
+            ).first
+        }
     }
 
     // MARK: - Inside a transaction
