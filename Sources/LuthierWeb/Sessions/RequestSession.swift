@@ -120,9 +120,12 @@ public final class RequestSession: Sendable {
         switch failure {
         case .contended:
             UserFacingError(
-                .conflict, "Your session was being changed in another window at the same moment; please try again.")
+                .conflict, "Your session was being changed in another window at the same moment; please try again.",
+                kind: .failure)
         case .gone:
-            UserFacingError(.conflict, "This session was replaced after an order in another window; reload the page.")
+            UserFacingError(
+                .conflict, "This session was replaced after an order in another window; reload the page.",
+                kind: .failure)
         case .unavailable:
             UserFacingError(.serviceUnavailable, "Your change could not be saved; please try again.", retryAfter: 5)
         }
@@ -132,7 +135,8 @@ public final class RequestSession: Sendable {
         switch failure {
         case .full:
             UserFacingError(
-                .serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60)
+                .serviceUnavailable, "The shop is full right now; please try again in a minute.", retryAfter: 60,
+                kind: .overload)
         case .storeUnavailable:
             UserFacingError(
                 .serviceUnavailable, "Your session cannot be read right now; please try again shortly.", retryAfter: 5)

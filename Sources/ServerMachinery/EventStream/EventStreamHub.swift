@@ -199,7 +199,7 @@ public final class EventStreamHub: ConditionWatched {
                     kind == .kiosk
                         ? "Too many kiosk displays are open right now; this one will reconnect shortly."
                         : "Too many live pages are open right now; this one will reconnect shortly.",
-                    retryAfter: 10)
+                    retryAfter: 10, kind: .overload)
             )
         }
         if client != nil, clientCount >= maxStreamsPerClient {
@@ -209,7 +209,7 @@ public final class EventStreamHub: ConditionWatched {
                     .serviceUnavailable,
                     "This network address has \(clientCount) live pages of the shop open, the most allowed; close one "
                         + "to follow this one live.",
-                    retryAfter: 30)
+                    retryAfter: 30, kind: .overload)
             )
         }
         if let sessionStreams, sessionStreams >= maxStreamsPerSession {
@@ -219,7 +219,7 @@ public final class EventStreamHub: ConditionWatched {
                     .serviceUnavailable,
                     "This browser has \(sessionStreams) live pages of the shop open, the most allowed; close one to "
                         + "follow this one live.",
-                    retryAfter: 30)
+                    retryAfter: 30, kind: .overload)
             )
         }
         return nil
@@ -237,7 +237,7 @@ public final class EventStreamHub: ConditionWatched {
                     .tooManyRequests,
                     "This browser has \(sessionInspectors) stream inspectors open, the most allowed; close one to "
                         + "follow this one live.",
-                    retryAfter: 30)
+                    retryAfter: 30, kind: .overload)
             )
         }
         let open =
@@ -250,7 +250,7 @@ public final class EventStreamHub: ConditionWatched {
                     .tooManyRequests,
                     "This network address has \(open) stream inspectors open, the most allowed; close one to "
                         + "follow this one live.",
-                    retryAfter: 30)
+                    retryAfter: 30, kind: .overload)
             )
         }
         return nil
