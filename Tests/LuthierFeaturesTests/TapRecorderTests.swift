@@ -317,4 +317,38 @@ import Testing
         #expect(second.traceSteps.last?.number == 23, "and the room is used again")
         #expect(shared.inUse <= 10_000)
     }
+
+    @Test func aFlightRecorderKeepsTheLastStepsWhileNobodyWatchesWithinItsBounds() throws {
+        let shared = TraceBudget(limit: 1_000_000)
+        let recorder = TapRecorder(
+            capacity: 10, traceCapacity: 256, clock: ManualClock(), traceBudget: 64_000, sharedBudget: shared,
+            flightCapacity: 4, flightBudget: 8_000)
+        #expect(!recorder.isRecording && recorder.keepsSteps)
+        try Self.recordCart(lines: 6, into: recorder)
+        // Nobody watched: the last four steps are kept, numbered as recorded, under the bytes.
+        #expect(recorder.traceSteps.map(\.number) == [3, 4, 5, 6])
+        #expect(recorder.traceBytes <= 8_000)
+        #expect(shared.inUse == recorder.traceBytes)
+        // Nothing else is recorded while nobody watches: no tap events, no causes.
+        #expect(recorder.events.isEmpty)
+        #expect(recorder.nextCause() == 0)
+
+        // A watcher gets the trace's bounds; once it leaves, the next step shrinks the steps back.
+        let stop = recorder.watch()
+        try Self.recordCart(lines: 10, into: recorder)
+        #expect(recorder.traceSteps.count == 14)
+        stop()
+        #expect(recorder.traceSteps.count == 14, "a closed inspector's trace can still be downloaded")
+        try Self.recordCart(lines: 1, into: recorder)
+        #expect(recorder.traceSteps.map(\.number) == [14, 15, 16, 17])
+        #expect(shared.inUse == recorder.traceBytes)
+    }
+
+    @Test func withoutAFlightRecorderNoStepIsKeptWhileNobodyWatches() throws {
+        let recorder = TapRecorder(capacity: 10, traceCapacity: 256, clock: ManualClock())
+        #expect(!recorder.keepsSteps)
+        try Self.recordCart(lines: 3, into: recorder)
+        #expect(recorder.traceSteps.isEmpty)
+        #expect(recorder.recordedSteps == 0, "not even counted: nothing was described")
+    }
 }

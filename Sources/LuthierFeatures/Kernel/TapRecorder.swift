@@ -40,12 +40,17 @@ public struct TapEvent: Sendable, Hashable, Codable {
 }
 
 /// Where taps write: a bounded ring of the latest events (one per session, one for the shop) and,
-/// when tracing, a line per event.
+/// when tracing, a line per event; and the store steps that make a session's trace.
 ///
 /// Recording costs one atomic load per tap while it is off: nothing is described, nothing kept.
 /// It is on while someone watches (`watch()`, an open inspector) or always when tracing
 /// (`LOG_LEVEL=trace`). The ring never holds more than `capacity` events, so a recorder left on
 /// for a day does not grow.
+///
+/// Store steps are kept even while nobody watches, as a flight recorder keeps the last minutes:
+/// the last `flightCapacity` steps within `flightBudget` bytes, so that when a request fails the
+/// steps that led to it can be kept with the failure (`/admin/incidents`). While recording, the
+/// trace's larger bounds apply instead.
 public final class TapRecorder: Sendable {
     /// The longest description kept; longer ones end with "…".
     public static let textLimit = 80
@@ -80,8 +85,6 @@ public final class TapRecorder: Sendable {
     /// A trace's steps, oldest first, within a count and a weight in bytes (`TraceStep.bytes`):
     /// the oldest go first when either is full.
     private struct StepLog {
-        let capacity: Int
-        let budget: Int
         var elements: [TraceStep] = []
         var bytes = 0
         /// Steps recorded since the recorder was made (the log keeps the last ones).
@@ -97,6 +100,14 @@ public final class TapRecorder: Sendable {
             bytes -= oldest.bytes
             shared?.release(oldest.bytes)
         }
+
+        /// Lets the oldest steps go until the log holds fewer than `capacity` (none for 0) and
+        /// has room for `cost` more bytes within `budget`.
+        mutating func makeRoom(capacity: Int, budget: Int, cost: Int = 0, releasingTo shared: TraceBudget?) {
+            while !elements.isEmpty, elements.count >= capacity || bytes + cost > budget {
+                dropOldest(releasingTo: shared)
+            }
+        }
     }
 
     public let capacity: Int
@@ -104,6 +115,10 @@ public final class TapRecorder: Sendable {
     public let traceCapacity: Int
     /// The bytes a trace's steps may weigh (`TraceStep.bytes`), for one session.
     public let traceBudget: Int
+    /// The store steps kept while nobody records (the flight recorder); 0 keeps none then.
+    public let flightCapacity: Int
+    /// The bytes those steps may weigh.
+    public let flightBudget: Int
     /// The bytes every session's trace may weigh together, if the shop set a bound.
     private let sharedBudget: TraceBudget?
     private let start: @Sendable () -> Duration
@@ -137,20 +152,25 @@ public final class TapRecorder: Sendable {
     ///   - traceBudget: the bytes this trace's steps may weigh; the oldest go first past it.
     ///   - sharedBudget: the bytes every recorder sharing it may weigh together; past it a
     ///     recorder lets its own oldest steps go, and keeps no new one while it has none left.
+    ///   - flightCapacity: the store steps kept while not recording (the oldest go first); at
+    ///     most `traceCapacity`.
+    ///   - flightBudget: the bytes those steps may weigh; at most `traceBudget`.
     public init(
         capacity: Int, traceCapacity: Int = 0, clock: any Clock<Duration>,
         now: @escaping @Sendable () -> Date = Date.init, log: (@Sendable (TapEvent) -> Void)? = nil,
-        traceBudget: Int = .max, sharedBudget: TraceBudget? = nil
+        traceBudget: Int = .max, sharedBudget: TraceBudget? = nil, flightCapacity: Int = 0, flightBudget: Int = 0
     ) {
         self.capacity = max(capacity, 1)
         self.traceCapacity = max(traceCapacity, 0)
         self.traceBudget = max(traceBudget, 0)
+        self.flightCapacity = min(max(flightCapacity, 0), self.traceCapacity)
+        self.flightBudget = min(max(flightBudget, 0), self.traceBudget)
         self.sharedBudget = sharedBudget
         self.log = log
         date = now
         start = stopwatch(on: clock)
         ring = Mutex(Ring(capacity: self.capacity))
-        steps = Mutex(StepLog(capacity: self.traceCapacity, budget: self.traceBudget))
+        steps = Mutex(StepLog())
     }
 
     deinit {
@@ -185,7 +205,12 @@ public final class TapRecorder: Sendable {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
-    /// Starts recording for one more watcher; the returned call stops it (once).
+    /// Whether a store's step is kept now: while recording, or always with a flight recorder.
+    public var keepsSteps: Bool { flightCapacity > 0 || isRecording }
+
+    /// Starts recording for one more watcher; the returned call stops it (once). The steps kept
+    /// stay until the next step kept without a watcher, which makes room within the flight
+    /// recorder's bounds: a trace can still be downloaded after its inspector closed.
     public func watch() -> @Sendable () -> Void {
         watchers.add(1, ordering: .relaxed)
         let stopped = Atomic<Bool>(false)
@@ -213,19 +238,18 @@ public final class TapRecorder: Sendable {
     /// Events recorded since the recorder was made, including those the ring no longer keeps.
     public var recorded: Int { ring.withLock { $0.recorded } }
 
-    /// Keeps a store's step for the trace (its `StoreTrace` checked that recording is on), within
-    /// the step count and the byte budgets: older steps go to make room, and a step that no room
-    /// can be made for is counted but not kept.
+    /// Keeps a store's step for the trace (its `StoreTrace` checked `keepsSteps`), within the
+    /// step count and the byte budgets (the trace's while recording, else the flight recorder's):
+    /// older steps go to make room, and a step that no room can be made for is counted but not kept.
     func record(_ step: TraceStep) {
         var step = step
         let cost = step.bytes
+        let (capacity, budget) = isRecording ? (traceCapacity, traceBudget) : (flightCapacity, flightBudget)
         steps.withLock { log in
             log.recorded += 1
             step.number = log.recorded
-            guard log.capacity > 0, cost <= log.budget else { return }
-            while !log.elements.isEmpty, log.elements.count >= log.capacity || log.bytes + cost > log.budget {
-                log.dropOldest(releasingTo: sharedBudget)
-            }
+            guard capacity > 0, cost <= budget else { return }
+            log.makeRoom(capacity: capacity, budget: budget, cost: cost, releasingTo: sharedBudget)
             if let sharedBudget {
                 while !sharedBudget.reserve(cost) {
                     guard !log.elements.isEmpty else { return }

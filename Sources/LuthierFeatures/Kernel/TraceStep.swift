@@ -47,12 +47,13 @@ public struct StoreTrace<State: Sendable, Action: Sendable>: Sendable {
     let recorder: TapRecorder
     private let makeStep: @Sendable (TraceStep.Origin, Action, State, State?, String?, Duration, Date) -> TraceStep
 
-    /// Records a step if the recorder records now (nothing is copied or described otherwise).
+    /// Records a step if the recorder keeps steps now, recording or as a flight recorder
+    /// (nothing is copied or described otherwise).
     func record(
         _ origin: TraceStep.Origin, _ action: Action, before: State, after: State?,
         refusal: @autoclosure () -> String? = nil
     ) {
-        guard recorder.isRecording else { return }
+        guard recorder.keepsSteps else { return }
         recorder.record(makeStep(origin, action, before, after, refusal(), recorder.now, recorder.date()))
     }
 }
