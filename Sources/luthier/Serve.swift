@@ -96,6 +96,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Store steps each session keeps for its trace (/inspect/trace; the oldest go first).")
     var sessionTraceSteps = 256
 
+    @Option(
+        help:
+            "Store steps each session keeps while nobody inspects it (its flight recorder), kept with any request the shop fails (/admin/incidents); 0 keeps none."
+    )
+    var sessionFlightSteps = 16
+
+    @Option(help: "Days an incident (a failed request with its session's last steps) is kept at /admin/incidents.")
+    var incidentRetentionDays = 7
+
     @Option(help: "Tap events the shop keeps (kiosk feed, workshop floor) for its inspector.")
     var shopTapEvents = 4_096
 
@@ -219,6 +228,13 @@ struct Serve: AsyncParsableCommand {
         guard (1...10_000).contains(sessionTraceSteps) else {
             throw ValidationError("--session-trace-steps must be from 1 to 10000.")
         }
+        guard (0...sessionTraceSteps).contains(sessionFlightSteps) else {
+            throw ValidationError(
+                "--session-flight-steps must be from 0 to --session-trace-steps (\(sessionTraceSteps)).")
+        }
+        guard (1...365).contains(incidentRetentionDays) else {
+            throw ValidationError("--incident-retention-days must be from 1 to 365.")
+        }
         guard (1...1_000_000).contains(shopTapEvents) else {
             throw ValidationError("--shop-tap-events must be from 1 to 1000000.")
         }
@@ -326,6 +342,8 @@ struct Serve: AsyncParsableCommand {
             orderLimitPerSession: .perHour(ordersPerHourPerSession),
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
+        configuration.sessionFlightSteps = sessionFlightSteps
+        configuration.incidentRetention = .seconds(incidentRetentionDays * 24 * 3_600)
         configuration.hiddenStreamClose = hiddenStreamCloseSeconds > 0 ? .seconds(hiddenStreamCloseSeconds) : nil
         // A code another process adds or expires (`luthier codes`, another instance) reaches every
         // cart within this.

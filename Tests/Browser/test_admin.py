@@ -6,6 +6,7 @@ discount code added and expired; every admin page passes axe."""
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 from selenium.common.exceptions import WebDriverException
@@ -14,7 +15,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from builder_page import DEFAULT, WAIT, click_label, wait_for_guitar, wait_live
-from conftest import ADMIN_TOKEN
+from conftest import ADMIN_TOKEN, POSTGRES_URL
 from test_accessibility import violations
 
 
@@ -152,3 +153,46 @@ def test_a_day_in_the_admin(new_browser, admin_server, js):
     audit(admin, "analytics", audited)
     assert {name: found for name, found in audited.items() if found} == {}, audited
     assert len(audited) == (7 if js else 0)
+
+
+def test_a_failed_change_becomes_an_incident_the_admin_reads(new_browser, admin_server):
+    """A customer's change the shop could not save (another process holds the SQLite file's write
+    lock) is kept with the steps before it; the admin finds it on /admin/incidents, opens it, and
+    both pages pass axe. On PostgreSQL only the empty list is looked at: the lock is SQLite's."""
+    base_url = admin_server.base_url
+    admin = new_browser(js=True)
+    sign_in(admin, base_url)
+    admin.get(base_url + "/admin/incidents")
+    settled(admin).until(EC.presence_of_element_located((By.ID, "no-incidents")))
+    audited = {"incidents, none": violations(admin)}
+    if POSTGRES_URL:
+        assert audited == {"incidents, none": []}, audited
+        return
+
+    customer = new_browser(js=True)
+    customer.get(base_url + "/")
+    wait_live(customer)
+    click_label(customer, "color", "sky")
+    wait_for_guitar(customer, dict(DEFAULT, color="sky"))
+    lock = sqlite3.connect(str(admin_server.database), isolation_level=None, timeout=10)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")
+        click_label(customer, "shape", "longV")
+        # The store waits 5 s for the lock, then the page says the change could not be saved.
+        WebDriverWait(customer, WAIT + 10).until(
+            EC.text_to_be_present_in_element((By.ID, "notice"), "could not be saved"))
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+
+    admin.get(base_url + "/admin/incidents")
+    row = settled(admin).until(EC.presence_of_element_located((By.CSS_SELECTOR, "#incidents .incident-row")))
+    assert "POST /build" in row.text and "503" in row.text, row.text
+    audited["incidents"] = violations(admin)
+    row.find_element(By.CSS_SELECTOR, "td a").click()
+    replay = settled(admin).until(EC.presence_of_element_located((By.ID, "incident-replay")))
+    assert replay.text.startswith("identical: "), replay.text
+    steps = admin.find_element(By.ID, "incident-steps").text
+    assert "Sky" in steps and "Long V" in steps, steps
+    audited["incident"] = violations(admin)
+    assert {name: found for name, found in audited.items() if found} == {}, audited

@@ -31,6 +31,8 @@ public struct LuthierServices: Sendable {
     let inspectorFeeds = InspectorFeeds()
     /// The sessions' traces as last encoded.
     let traces = TraceCache()
+    /// The requests the shop failed, each with its session's last steps (`/admin/incidents`).
+    let incidents: IncidentLog
 }
 
 /// Builds the whole server: the tests call it too, with a test clock and their own configuration.
@@ -123,6 +125,8 @@ public func buildApplicationWithServices(
         traceSteps: configuration.sessionTraceSteps,
         traceBytes: configuration.sessionTraceBytes,
         traceBytesInAll: configuration.traceBytesInAll,
+        flightSteps: configuration.sessionFlightSteps,
+        flightBytes: configuration.sessionFlightBytes,
         sessionIDKey: configuration.sessionIDKey,
         onBuilderActed: builderActed
     )
@@ -164,7 +168,12 @@ public func buildApplicationWithServices(
         showroom: showroom,
         metrics: metrics,
         logger: logger,
-        readiness: readiness
+        readiness: readiness,
+        incidents: IncidentLog(
+            limits: .init(
+                count: configuration.incidentsKept, bytes: configuration.incidentBytes,
+                retention: configuration.incidentRetention),
+            now: environment.now, logger: logger)
     )
     let router = buildRouter(configuration: configuration, services: services)
     let staticAnswers = StaticAssetAnswers(catalog: assets, cacheControl: configuration.staticCacheControl)
@@ -178,6 +187,7 @@ public func buildApplicationWithServices(
         leftoverRetention: configuration.leftoverSessionRetention,
         expiryInterval: configuration.sessionExpiryInterval,
         codes: configuration.codesRefreshInterval.map { interval in (interval, { try await admin.discountCodes() }) },
+        incidents: services.incidents,
         logger: logger
     )
     let limits = ConnectionGuard.Limits(
@@ -246,7 +256,8 @@ public func buildRouter(
         origin: origin
     )
     // Inside the error middleware, which answers what the handlers and this one throw.
-    router.add(middleware: SessionMiddleware(registry: services.registry, cookies: sessions))
+    router.add(
+        middleware: SessionMiddleware(registry: services.registry, cookies: sessions, incidents: services.incidents))
     let forms = FormReader(maxBytes: configuration.maxFormBytes)
     let build = BuildController(
         sessions: sessions,
@@ -343,6 +354,7 @@ public func buildRouter(
     recording.addRoutes(stock.endpoints)
     recording.addRoutes(adminOrders.endpoints)
     recording.addRoutes(codes.endpoints)
+    recording.addRoutes(AdminIncidentsController(admin: admin, incidents: services.incidents).endpoints)
     recording.addRoutes(kiosk.endpoints)
     recording.addRoutes(inspect.endpoints)
     recording.addRoutes(

@@ -84,6 +84,16 @@ public struct LuthierConfiguration: Sendable {
     /// together: recording, which any visitor can turn on, has a bound in memory.
     public var sessionTraceBytes = 64 * 1_024
     public var traceBytesInAll = 32 * 1_024 * 1_024
+    /// The store steps, and the bytes they may weigh, each session keeps while nobody records it
+    /// (its flight recorder): what an incident keeps of the steps that led to it. Counted in
+    /// `traceBytesInAll`.
+    public var sessionFlightSteps = 16
+    public var sessionFlightBytes = 4 * 1_024
+    /// The incidents kept for `/admin/incidents` at most, the bytes their recordings may weigh
+    /// together, and how long each is kept.
+    public var incidentsKept = 100
+    public var incidentBytes = 8 * 1_024 * 1_024
+    public var incidentRetention = Duration.seconds(7 * 24 * 3_600)
     /// Stream inspectors one session, and one client address, may hold open at once: four views
     /// of one's own streams side by side, and two browsers' worth on one address.
     public var maxInspectorsPerSession = 4

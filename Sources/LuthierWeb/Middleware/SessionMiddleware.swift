@@ -6,11 +6,15 @@ import Hummingbird
 /// the request came with an id the session no longer has. A handler that throws leaves nothing
 /// behind: a session made for it is dropped, and nothing is saved (a refused action changed
 /// nothing). The error itself is answered by `ErrorResponseMiddleware`, outside this one.
+///
+/// A request the shop failed (a 5xx, a save that kept losing; `Incident.failure`) is kept in
+/// `incidents` with the steps its session's flight recorder holds.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = LuthierRequestContext
 
     let registry: SessionRegistry
     let cookies: SessionResponses
+    let incidents: IncidentLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -23,6 +27,7 @@ struct SessionMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
+            keepIncident(Incident.failure(answering: error, request: request, route: context.endpointPath), of: session)
             session.discardIfNew()
             throw error
         }
@@ -32,13 +37,24 @@ struct SessionMiddleware: RouterMiddleware {
             do {
                 try await resolved.save()
             } catch {
+                let refusal = RequestSession.refusal(error as? Session.SaveFailure ?? .unavailable(error))
+                keepIncident(
+                    Incident.failure(answering: refusal, request: request, route: context.endpointPath), of: session)
                 session.discardIfNew()
-                throw RequestSession.refusal(error as? Session.SaveFailure ?? .unavailable(error))
+                throw refusal
             }
         }
+        keepIncident(Incident.failure(answered: response, request: request, route: context.endpointPath), of: session)
         if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != resolved.id.cookieValue }) == true {
             response.setCookie(cookies.cookie(value: resolved.id.cookieValue, request: request))
         }
         return response
+    }
+
+    /// Keeps `failure`, if any, with the steps of the session the request resolved (a request
+    /// with no session has no steps to keep).
+    private func keepIncident(_ failure: Incident.Failure?, of session: RequestSession) {
+        guard let failure, let recorder = session.outcome.session?.shop.taps else { return }
+        incidents.keep(failure, recordedBy: recorder, codes: registry.discounts.current)
     }
 }

@@ -39,6 +39,10 @@ public final class SessionRegistry: Sendable {
     /// The bytes one session's trace may weigh, and every session's together.
     private let traceBytes: Int
     public let traceBudget: TraceBudget
+    /// The store steps, and their bytes, each session keeps while nobody records: what an
+    /// incident keeps of what led to it.
+    private let flightSteps: Int
+    private let flightBytes: Int
     private let sessions = Mutex<[SessionID: Session]>([:])
     /// The ids of the sessions in memory by their storage key, so that a save another instance
     /// tells of finds the session it changed. Kept only when other instances share the store
@@ -97,6 +101,8 @@ public final class SessionRegistry: Sendable {
         traceSteps: Int = 256,
         traceBytes: Int = .max,
         traceBytesInAll: Int = .max,
+        flightSteps: Int = 0,
+        flightBytes: Int = 0,
         analytics: AnalyticsQueue = AnalyticsQueue(),
         sessionIDKey: [UInt8]? = nil,
         onBuilderActed: @escaping @Sendable (Guitar) -> Void = { _ in }
@@ -113,6 +119,8 @@ public final class SessionRegistry: Sendable {
         self.traceSteps = traceSteps
         self.traceBytes = traceBytes
         traceBudget = TraceBudget(limit: traceBytesInAll)
+        self.flightSteps = flightSteps
+        self.flightBytes = flightBytes
         self.maxSessions = maxSessions
         self.renderer = renderer
         self.environment = environment
@@ -306,7 +314,8 @@ public final class SessionRegistry: Sendable {
             factory: factory,
             taps: TapRecorder(
                 capacity: tapEvents, traceCapacity: traceSteps, clock: environment.clock, now: environment.now,
-                log: TapRecorder.traceLog(to: logger), traceBudget: traceBytes, sharedBudget: traceBudget),
+                log: TapRecorder.traceLog(to: logger), traceBudget: traceBytes, sharedBudget: traceBudget,
+                flightCapacity: flightSteps, flightBudget: flightBytes),
             renderer: renderer,
             logger: logger,
             // The registry's one stopwatch, shared: a closure per session would cost each one.

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: it starts each
 /// session's output driver (callbacks, not a task), and runs the shop's analytics recorder, the
 /// idle sweep, the event-stream heartbeat, the expiry of stored sessions and the reading of the
-/// discount codes, all on the injected clock, and follows the sessions other instances save. On
+/// discount codes, and lets expired incidents go, all on the injected clock, and follows the sessions other instances save. On
 /// graceful shutdown it stops taking sessions, cancels the rest and closes every session's streams.
 struct SessionService: Service {
     let registry: SessionRegistry
@@ -24,6 +24,8 @@ struct SessionService: Service {
     let expiryInterval: Duration
     /// How often the discount codes are read from the database, and how (nil: never).
     var codes: (interval: Duration, read: @Sendable () async throws -> [DiscountCode])? = nil
+    /// The failed requests kept for the admin; the sweep lets those past their retention go.
+    let incidents: IncidentLog
     let logger: Logger
 
     func run() async throws {
@@ -37,7 +39,10 @@ struct SessionService: Service {
         }
         await withDiscardingTaskGroup { group in
             group.addTask {
-                await repeatEvery(sweepInterval) { registry.sweep() }
+                await repeatEvery(sweepInterval) {
+                    registry.sweep()
+                    incidents.dropExpired()
+                }
             }
             group.addTask {
                 await repeatEvery(heartbeatInterval) { hub.beat() }
