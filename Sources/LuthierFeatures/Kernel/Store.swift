@@ -166,12 +166,16 @@ public final class Store<R: Reducer>: Sendable {
             do throws(R.Refusal) {
                 effect = try reducer.reduce(into: &next, action: action)
             } catch {
-                trace?.record(fedBack ? .effect : .input, action, before: core.state, after: nil, refusal: "\(error)")
+                trace?.record(
+                    fedBack ? .effect : .input, action, before: core.state, revision: core.revision, after: nil,
+                    revisionAfter: core.revision, refusal: "\(error)")
                 throw error
             }
             tap?.record(fedBack ? "effect" : "input", .value, "\(action)")
-            trace?.record(fedBack ? .effect : .input, action, before: core.state, after: next)
             let changed = next != core.state
+            trace?.record(
+                fedBack ? .effect : .input, action, before: core.state, revision: core.revision, after: next,
+                revisionAfter: changed ? core.revision &+ 1 : core.revision)
             if let tap, tap.recorder.isRecording, changed { tap.record("state", .value, "\(next)") }
             // Equal states are left out (`removeDuplicates`).
             let delivery = changed ? core.readers.offer(next) : BroadcastDelivery(sinks: [])

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One action a store applied while its session was recorded: what it was, where it came from,
 /// the state before and after it (or the refusal that left the state as it was), and when.
@@ -45,16 +46,41 @@ public struct TraceStep: Sendable {
 /// that `Store` itself stays generic over any reducer.
 public struct StoreTrace<State: Sendable, Action: Sendable>: Sendable {
     let recorder: TapRecorder
-    private let makeStep: @Sendable (TraceStep.Origin, Action, State, State?, String?, Duration, Date) -> TraceStep
+    /// The state as a step keeps it: redacted, in a box of its own.
+    private let keep: @Sendable (State) -> any Traceable
+    private let makeStep:
+        @Sendable (TraceStep.Origin, Action, any Traceable, (any Traceable)?, String?, Duration, Date) -> TraceStep
+    /// The state the last kept step led to, as kept, and the store's revision then.
+    private let last: LastState
+
+    /// The state a store's last kept step led to, for the next step's state before: that is the
+    /// same state (the store's revision says so), so the two steps share one copy of it rather
+    /// than each keeping its own. Every session keeps its last steps (the flight recorder), so
+    /// this halves what a change keeps. Called under the store's lock: the mutex is uncontended.
+    final class LastState: Sendable {
+        private let kept = Mutex<(revision: UInt64, state: any Traceable)?>(nil)
+
+        func state(at revision: UInt64) -> (any Traceable)? {
+            kept.withLock { $0?.revision == revision ? $0?.state : nil }
+        }
+
+        func set(_ state: any Traceable, at revision: UInt64) {
+            kept.withLock { $0 = (revision, state) }
+        }
+    }
 
     /// Records a step if the recorder keeps steps now, recording or as a flight recorder
-    /// (nothing is copied or described otherwise).
+    /// (nothing is copied or described otherwise). `revision` and `revisionAfter` are the store's
+    /// before and after the action.
     func record(
-        _ origin: TraceStep.Origin, _ action: Action, before: State, after: State?,
-        refusal: @autoclosure () -> String? = nil
+        _ origin: TraceStep.Origin, _ action: Action, before: State, revision: UInt64, after: State?,
+        revisionAfter: UInt64, refusal: @autoclosure () -> String? = nil
     ) {
         guard recorder.keepsSteps else { return }
-        recorder.record(makeStep(origin, action, before, after, refusal(), recorder.now, recorder.date()))
+        let kept = last.state(at: revision) ?? keep(before)
+        let keptAfter = after.map(keep)
+        if let keptAfter { last.set(keptAfter, at: revisionAfter) }
+        recorder.record(makeStep(origin, action, kept, keptAfter, refusal(), recorder.now, recorder.date()))
     }
 }
 
@@ -63,10 +89,12 @@ extension StoreTrace where State: Traceable, Action: Traceable {
     public init(_ recorder: TapRecorder, store: String) {
         self.recorder = recorder
         let instance = recorder.nextInstance()
+        keep = { $0.redacted }
+        last = LastState()
         makeStep = { origin, action, before, after, refusal, at, date in
             TraceStep(
                 store: store, instance: instance, at: at, date: date, origin: origin, action: action.redacted,
-                before: before.redacted, after: after?.redacted, refusal: refusal)
+                before: before, after: after, refusal: refusal)
         }
     }
 }

@@ -56,6 +56,27 @@ func reducerBenchmarks() {
         }
     }
 
+    // What the flight recorder adds to every change of a session nobody inspects: the store keeps a
+    // redacted copy of the action and of the states before and after it, within 16 steps.
+    for flight in [0, 16] {
+        Benchmark(
+            "Store.send, cart, flight recorder \(flight == 0 ? "off" : "on") (100 actions)", configuration: .micro
+        ) { benchmark in
+            let actions = ReducerInputs.cartActions.map(CartFeature.Action.cart)
+            for _ in benchmark.scaledIterations {
+                let recorder = TapRecorder(
+                    capacity: 1, traceCapacity: 256, clock: ContinuousClock(), traceBudget: 64 * 1_024,
+                    flightCapacity: flight, flightBudget: 4 * 1_024)
+                let store = Store(
+                    initialState: CartState(), reducer: CartFeature(discounts: [], now: { ReducerInputs.start }),
+                    trace: StoreTrace(recorder, store: CartFeature.traceName))
+                for action in actions { _ = try store.send(action) }
+                blackHole(recorder.traceSteps.count)
+                store.close()
+            }
+        }
+    }
+
     Benchmark("WorkshopFloorState.reduce (100 events)", configuration: .micro) { benchmark in
         let events = ReducerInputs.floorEvents
         for _ in benchmark.scaledIterations {
