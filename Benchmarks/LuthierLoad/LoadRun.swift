@@ -118,8 +118,9 @@ final class LoadRun: Sendable {
     private func runPhases(_ client: LoadHTTPClient, _ server: ChildProcess?) async {
         let phases = settings.phases
         var sessions: [Session] = []
+        var idle: Int?
         if phases.contains("connections") || phases.contains("changes") {
-            let idle = server?.residentKiB()
+            idle = server?.residentKiB()
             do {
                 let started = ContinuousClock.now
                 sessions = try await openSessions(client, count: settings.connections, until: deadline)
@@ -142,6 +143,14 @@ final class LoadRun: Sendable {
         }
         if phases.contains("changes") && !sessions.isEmpty {
             await changeLatency(client, sessions, server)
+            // What the sessions hold once some have acted: their saved snapshots, and the steps each
+            // session's flight recorder keeps.
+            if let idle, let acted = server?.residentKiB() {
+                let perSession = Double(acted - idle) / Double(sessions.count)
+                report.add(
+                    "changes", "server RSS after the changes, per session",
+                    "\(acted) KiB: \(Report.number(perSession, 1)) KiB per session")
+            }
         }
         for session in sessions { session.stream.close() }
         if phases.contains("broadcast") {
