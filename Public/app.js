@@ -94,6 +94,33 @@
       next.focus();
     });
   }
+  // The marbles sit at their instants in one group, which moves left as time passes: the server
+  // sends new marbles and its clock (`#inspector-clock`), and the page moves them itself, each
+  // frame the browser draws (none while the tab is hidden), once a second under reduced motion,
+  // and not at all while the diagram is held.
+  if (lanes) {
+    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)');
+    let clockSeen = null;
+    let clockAt = 0;
+    let movedAt = 0;
+    const move = (time) => {
+      window.requestAnimationFrame(move);
+      const clock = document.getElementById('inspector-clock');
+      const marbles = document.getElementById('inspector-marbles');
+      if (!clock || !marbles || isHeld(lanes)) return;
+      const now = Number(clock.dataset.now);
+      if (now !== clockSeen) {
+        clockSeen = now;
+        clockAt = time;
+      } else if (reduced.matches && time - movedAt < 1000) {
+        return;
+      }
+      movedAt = time;
+      const shift = Number(marbles.dataset.origin) - (now + time - clockAt) * Number(clock.dataset.scale);
+      marbles.setAttribute('transform', `translate(${shift.toFixed(1)} 0)`);
+    };
+    window.requestAnimationFrame(move);
+  }
   function neighbour(marble, key) {
     const lane = Number(marble.dataset.lane);
     const x = Number(marble.dataset.x);
@@ -142,6 +169,12 @@
     const template = document.createElement('template');
     template.innerHTML = html;
     return template.content;
+  }
+  // An item's element, parsed where it goes: inside an <svg> (the inspector's marbles) it is an
+  // SVG element, which HTML's parser alone would not make.
+  function parsedIn(list, html) {
+    if (!(list instanceof SVGElement)) return parsed(html).firstElementChild;
+    return parsed(`<svg xmlns="http://www.w3.org/2000/svg">${html}</svg>`).firstElementChild?.firstElementChild;
   }
   function morphContent(element, html) {
     morphChildren(element, parsed(html));
@@ -245,10 +278,11 @@
     for (const fragment of patch.fragments) {
       const element = document.getElementById(fragment.target);
       if (!element) continue;
-      if (fragment.items) {
-        applyItems(element, fragment.items);
-      } else if (isHeld(element)) {
+      if (isHeld(element)) {
+        // Held whole: the edits of a later patch apply to what the stream sent, not to this.
         withheld.set(fragment.target, fragment.html);
+      } else if (fragment.items) {
+        applyItems(element, fragment.items);
       } else {
         withheld.delete(fragment.target);
         morphContent(element, fragment.html);
@@ -276,7 +310,7 @@
         current?.remove();
         continue;
       }
-      const node = parsed(item.html).firstElementChild;
+      const node = parsedIn(list, item.html);
       if (!node) continue;
       if (current) {
         morph(current, node);

@@ -73,7 +73,10 @@ import Testing
             #expect(required.contains(template), "\(template)")
         }
         let partials = required.filter { $0.hasPrefix("fragments/") }
-        let pagesOwn = ["fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav"]
+        let pagesOwn = [
+            "fragments/order-stages", "fragments/inspector-lanes", "fragments/inspector-marble",
+            "fragments/inspector-clock", "fragments/admin-nav",
+        ]
         let tables =
             SessionFragments.table.templates + KioskFragments.table.templates + JournalFragments.table.templates
         #expect(partials == Set(tables + pagesOwn))

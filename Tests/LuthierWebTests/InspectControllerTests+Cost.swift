@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LuthierWeb
@@ -70,6 +71,47 @@ extension InspectControllerTests {
             #expect(app.services.inspectorFeeds.drawings == before + 1)
             await first.close()
             await second.close()
+        }
+    }
+
+    @Test("once its lanes are drawn, a change sends the inspector its new marbles and the time, not the diagram")
+    func aChangeSendsItsMarblesNotTheDiagram() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            let target = InspectController.target
+            let inspector = try await app.openEventStream("/inspect/events?window=10", cookie: cookie)
+            _ = try await inspector.nextEvent()
+            _ = try await inspector.nextSentPatch()
+            // Eight changes half a second apart: the first draws the lanes, whole; then each sends
+            // its marbles, each standing alone (10 s across 760 pixels: half a second is 38).
+            for (index, color) in ["sky", "dusk", "natural", "sky", "dusk", "natural", "sky", "dusk"].enumerated() {
+                #expect(try await app.scriptPost(form: "color=\(color)", cookie: cookie).status == 204)
+                try await Self.redraw(app)
+                let edits = try await inspector.nextSentPatch().patch.fragments.first?.edits
+                #expect(
+                    (edits == nil) == (index == 0),
+                    "change \(index + 1): \(edits.map { "\($0.count) edits" } ?? "whole")")
+            }
+
+            #expect(try await app.scriptPost(form: "color=natural", cookie: cookie).status == 204)
+            try await Self.redraw(app)
+            let sent = try await inspector.nextSentPatch().patch
+            let edits = try #require(sent.fragments.first { $0.target == target }?.edits, "\(sent)")
+            #expect(edits.filter(\.isPut).count == 3, "one marble on each lane: \(edits.map(\.id))")
+            #expect(edits.contains { $0.html?.contains("change(color: Natural)") == true })
+            #expect(edits.last?.id == MarbleDiagram.clockID)
+
+            // Applied, the edits read as the diagram drawn now (but for the marbles' shift, which
+            // the page's script moves along itself); and they are a small part of it.
+            let later = try await app.openEventStream("/inspect/events?window=10", cookie: cookie)
+            _ = try await later.nextEvent()
+            let whole = try #require(try await later.nextSentPatch().patch.html(target))
+            let unshifted = { (html: String) in html.replacing(#/ transform="translate\([-0-9. ]+\)"/#, with: "") }
+            #expect(unshifted(inspector.shown.html(target) ?? "") == unshifted(whole))
+            let bytes = edits.reduce(0) { $0 + $1.id.utf8.count + ($1.html?.utf8.count ?? 0) }
+            #expect(bytes * 4 < whole.utf8.count, "\(bytes) bytes of edits against a diagram of \(whole.utf8.count)")
+            await later.close()
+            await inspector.close()
         }
     }
 

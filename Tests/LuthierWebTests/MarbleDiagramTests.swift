@@ -1,4 +1,5 @@
 import LuthierFeatures
+import ServerMachinery
 import Testing
 
 @testable import LuthierWeb
@@ -23,7 +24,7 @@ import Testing
                 lane: "checkout.input", kind: .value, text: "currencyChosen(\(index))",
                 at: .milliseconds(100 * index), cause: index + 1)
         }
-        let later = TapEvent(lane: "checkout.input", kind: .value, text: "orderTapped", at: .seconds(200), cause: 9)
+        let later = TapEvent(lane: "checkout.input", kind: .value, text: "orderTapped", at: .seconds(200), cause: 6)
         let view = MarbleDiagram(
             events: clicks + [later], window: .seconds(300), now: .seconds(300), selected: 3
         ).view
@@ -35,9 +36,9 @@ import Testing
         #expect(run.label.hasPrefix("checkout.input: 5 values from 0.000 s to 0.400 s: currencyChosen(0); "))
         #expect(run.short?.text == "0 …")
         let alone = view.marbles[1]
-        #expect(alone.figure.contains("marble-value") && alone.cause == 9 && alone.short?.text == "orderTapped")
-        // Neighbours' labels take turns above and below the lane.
-        #expect((run.short?.y ?? 0) < run.y && (alone.short?.y ?? 0) > alone.y)
+        #expect(alone.figure.contains("marble-value") && alone.cause == 6 && alone.short?.text == "orderTapped")
+        // Labels take turns above and below the lane by change: the run's first (1) below, 6 above.
+        #expect((run.short?.y ?? 0) > run.y && (alone.short?.y ?? 0) < alone.y)
     }
 
     @Test func changesSecondsApartAreDrawnApart() {
@@ -61,5 +62,42 @@ import Testing
         #expect(svg.contains(#"data-cause="4" data-lane="0""#), "\(svg)")
         #expect(svg.contains(#"class="marble-count">3</text>"#), "\(svg)")
         #expect(svg.contains(#"class="marble-label">0 …</text>"#), "\(svg)")
+    }
+
+    @Test func aMarblesPlaceIsItsInstantSoLaterOnlyTheClockAndWhatCameAndWentChange() throws {
+        let events = (0..<3).map { index in
+            TapEvent(lane: "build.input", kind: .value, text: "change(\(index))", at: .seconds(2 * index), cause: 1)
+        }
+        let earlier = MarbleDiagram(events: events, window: .seconds(10), now: .seconds(6)).view
+        let later = MarbleDiagram(events: events, window: .seconds(10), now: .seconds(9)).view
+        // The same marbles where they were; the group is shifted by the time between (3 s of 10
+        // across 760 pixels).
+        #expect(later.marbles == earlier.marbles)
+        #expect(earlier.shift == "474.0" && later.shift == "246.0")
+        let render = { (marble: MarbleDiagram.View.Marble) in marble.id }
+        let clock = { (clock: MarbleDiagram.View.Clock) in "\(clock.now)" }
+        let idle = try #require(later.edits(from: earlier, marble: render, clock: clock))
+        #expect(idle == [.replace(id: MarbleDiagram.clockID, html: "9000")], "only the time")
+
+        // One came, and the oldest left the window: one put and one removal, then the time.
+        let next = MarbleDiagram(
+            events: events + [TapEvent(lane: "build.input", kind: .value, text: "change(3)", at: .seconds(10))],
+            window: .seconds(10), now: .seconds(10.5)
+        ).view
+        let edits = try #require(next.edits(from: later, marble: render, clock: clock))
+        #expect(
+            edits == [
+                .remove(id: "marble-build.input-0-value"),
+                .put(
+                    id: "marble-build.input-10000-value", html: "marble-build.input-10000-value",
+                    after: "marble-build.input-4000-value"),
+                .replace(id: MarbleDiagram.clockID, html: "10500"),
+            ])
+        // A new lane: the diagram goes whole.
+        let lane = MarbleDiagram(
+            events: events + [TapEvent(lane: "build.state", kind: .value, text: "state", at: .seconds(10))],
+            window: .seconds(10), now: .seconds(10)
+        ).view
+        #expect(lane.edits(from: later, marble: render, clock: clock) == nil)
     }
 }

@@ -12,8 +12,11 @@ public struct PageRenderer: Sendable {
             "layout", "builder", "guide", "journal", "error", "checkout", "order", "cart", "admin-analytics",
             "admin-sign-in",
             "kiosk",
-            "inspect", "admin", "admin-stock", "admin-orders", "admin-order", "admin-codes",
-            "fragments/order-stages", "fragments/inspector-lanes", "fragments/admin-nav",
+            "inspect", "admin", "admin-stock", "admin-orders", "admin-order", "admin-codes", "admin-incidents",
+            "admin-incident",
+            "fragments/order-stages", "fragments/inspector-lanes", "fragments/inspector-marble",
+            "fragments/inspector-clock",
+            "fragments/admin-nav",
         ] + SessionFragments.table.templates + KioskFragments.table.templates + JournalFragments.table.templates
 
     public enum LoadError: Error, CustomStringConvertible {

@@ -74,7 +74,7 @@ struct InspectController: Sendable {
         return sessions.responses.page(
             renderer.render(
                 InspectPage(
-                    view: view, diagram: fragment(diagram(of: recorder, view)), isShop: false,
+                    view: view, diagram: fragment(diagram(of: recorder, view).view), isShop: false,
                     scrubber: Scrubber(steps: steps, view: view), moment: moment.map(MomentView.init),
                     highlighting: session.highlightsUpdates,
                     cause: view.cause.map {
@@ -121,7 +121,7 @@ struct InspectController: Sendable {
         recorder.record(Self.countsLane, .value, shopCounts())
         return sessions.responses.page(
             renderer.render(
-                InspectPage(view: view, diagram: fragment(diagram(of: recorder, view)), isShop: true),
+                InspectPage(view: view, diagram: fragment(diagram(of: recorder, view).view), isShop: true),
                 template: "inspect"), for: request)
     }
 
@@ -165,8 +165,17 @@ struct InspectController: Sendable {
         let stopWatching = recorder.watch()
         let key = InspectorFeeds.Key(
             recorder: ObjectIdentifier(recorder), window: view.window, lane: view.lane, cause: view.cause)
-        let fragments = feeds.follow(key, initial: { [fragment(diagram(of: recorder, view))] }) { fragments in
-            Task { [self] in await draw(recorder, view, into: fragments, counts: counts) }
+        // The diagram the store starts with is the one the drawing's first edits apply to.
+        var first: MarbleDiagram?
+        let fragments = feeds.follow(
+            key,
+            initial: {
+                let drawn = diagram(of: recorder, view)
+                first = drawn
+                return [fragment(drawn.view)]
+            }
+        ) { fragments in
+            Task { [self, first] in await draw(recorder, view, from: first, into: fragments, counts: counts) }
         }
         let stop: @Sendable () -> Void = { [feeds] in
             stopWatching()
@@ -187,13 +196,17 @@ struct InspectController: Sendable {
     /// Draws `recorder`'s diagram into `fragments` whenever it moved, until cancelled: every
     /// `redrawInterval` it looks whether anything was recorded or a marble has left the window,
     /// and only then draws. (Drawing every interval while anything was in the window, two hundred
-    /// idle streams of one client kept both cores busy.)
+    /// idle streams of one client kept both cores busy.) A page that shows the diagram before is
+    /// sent the marbles that came, changed and went, and the time, not the diagram: the page
+    /// moves the marbles along itself.
     private func draw(
-        _ recorder: TapRecorder, _ view: View, into fragments: FragmentStore, counts: (@Sendable () -> String)?
+        _ recorder: TapRecorder, _ view: View, from first: MarbleDiagram?, into fragments: FragmentStore,
+        counts: (@Sendable () -> String)?
     ) async {
         let window = Duration.seconds(view.window)
         var drawnAt = recorder.recorded
-        var leavesAt = diagram(of: recorder, view).visible.map(\.at).min().map { $0 + window }
+        var drawn = (first ?? diagram(of: recorder, view)).view
+        var leavesAt = (first ?? diagram(of: recorder, view)).visible.map(\.at).min().map { $0 + window }
         var counted: String?
         while !Task.isCancelled {
             if let counts {
@@ -213,7 +226,15 @@ struct InspectController: Sendable {
             let shown = diagram(of: recorder, view)
             leavesAt = shown.visible.map(\.at).min().map { $0 + window }
             feeds.countDrawing()
-            fragments.publish([fragment(shown)])
+            let next = shown.view
+            var whole = fragment(next)
+            let edits = next.edits(
+                from: drawn, marble: { renderer.render($0, template: "fragments/inspector-marble") },
+                clock: { renderer.render($0, template: "fragments/inspector-clock") })
+            // Edits to most of a diagram cost more than the diagram: then it goes whole.
+            if let edits, edits.reduce(0, { $0 + $1.size }) < whole.html.utf8.count { whole.items = edits }
+            fragments.publish([whole])
+            drawn = next
         }
     }
 
@@ -224,8 +245,8 @@ struct InspectController: Sendable {
             selected: view.cause, address: { [view] in view.base + view.query(cause: $0) })
     }
 
-    private func fragment(_ diagram: MarbleDiagram) -> Fragment {
-        Fragment(target: Self.target, html: renderer.render(diagram.view, template: "fragments/inspector-lanes"))
+    private func fragment(_ view: MarbleDiagram.View) -> Fragment {
+        Fragment(target: Self.target, html: renderer.render(view, template: "fragments/inspector-lanes"))
     }
 
     /// What the visitor asked to see: a window, lanes whose name starts with a prefix, and a moment.

@@ -10,10 +10,10 @@ extension MarbleDiagram {
 
     /// The marbles of one lane's events, oldest first: each value with its short label, and each
     /// run of values too close to draw apart as one marble with a count.
-    func marbles(of events: [TapEvent], lane: Int, y: Int) -> [View.Marble] {
+    func marbles(of events: [TapEvent], named name: String, lane: Int, y: Int) -> [View.Marble] {
         var runs: [[TapEvent]] = []
         for event in events {
-            if let first = runs.last?.first, x(of: event.at) - x(of: first.at) < Self.closest,
+            if let first = runs.last?.first, Double((event.at - first.at).milliseconds) * scale < Double(Self.closest),
                 event.kind == .value, first.kind == .value
             {
                 runs[runs.count - 1].append(event)
@@ -21,35 +21,42 @@ extension MarbleDiagram {
                 runs.append([event])
             }
         }
-        return runs.enumerated().map { index, run in
-            // Labels take turns above and below the lane, so neighbours do not write over each other.
-            let shortY = index.isMultiple(of: 2) ? y - 13 : y + 21
+        return runs.map { run in
+            // Labels take turns above and below the lane by change (one change's marbles are
+            // neighbours of the next one's), else by where they fall, so that neighbours do not
+            // write over each other, and a label stays where it is while older marbles leave.
+            let turn = run[0].cause ?? Int(Double(run[0].at.milliseconds) * scale) / Self.closest
+            let shortY = turn.isMultiple(of: 2) ? y - 13 : y + 21
+            let id = "marble-\(name)-\(run[0].at.milliseconds)-\(run[0].kind.rawValue)"
             return run.count == 1
-                ? marble(run[0], lane: lane, y: y, shortY: shortY) : group(run, lane: lane, y: y, shortY: shortY)
+                ? marble(run[0], id: id, lane: lane, y: y, shortY: shortY)
+                : group(run, id: id, lane: lane, y: y, shortY: shortY)
         }
     }
 
-    private func marble(_ event: TapEvent, lane: Int, y: Int, shortY: Int) -> View.Marble {
+    private func marble(_ event: TapEvent, id: String, lane: Int, y: Int, shortY: Int) -> View.Marble {
         let x = x(of: event.at)
         let cause = event.cause.map { ", change \($0)" } ?? ""
         return View.Marble(
+            id: id,
             label: "\(event.lane): \(Self.what(event)) at \(Self.seconds(event.at))\(cause)",
-            short: event.kind == .value ? Self.short(Self.short(event.text), x: x, y: shortY) : nil, lane: lane,
+            short: event.kind == .value ? .init(text: Self.short(event.text), y: shortY) : nil, lane: lane,
             cause: event.cause, href: event.cause.map(address), isCaused: event.cause != nil && event.cause == selected,
             x: x, y: y, figure: Self.figure(event.kind, x: x, y: y))
     }
 
     /// A run of values as one marble: its count inside, its values in its label (read on focus and
     /// hover), and the change it belongs to when all of them belong to one.
-    private func group(_ run: [TapEvent], lane: Int, y: Int, shortY: Int) -> View.Marble {
+    private func group(_ run: [TapEvent], id: String, lane: Int, y: Int, shortY: Int) -> View.Marble {
         let x = x(of: run[run.count - 1].at)
         let causes = Set(run.map(\.cause))
         let cause = causes.count == 1 ? run[0].cause : nil
         let values = run.prefix(8).map(\.text).joined(separator: "; ") + (run.count > 8 ? "; …" : "")
         let span = "from \(Self.seconds(run[0].at)) to \(Self.seconds(run[run.count - 1].at))"
         return View.Marble(
+            id: id,
             label: "\(run[0].lane): \(run.count) values \(span)\(cause.map { ", change \($0)" } ?? ""): \(values)",
-            short: Self.short(Self.short(run[0].text) + " …", x: x, y: shortY), lane: lane, cause: cause,
+            short: .init(text: Self.short(run[0].text) + " …", y: shortY), lane: lane, cause: cause,
             href: cause.map(address), isCaused: selected != nil && run.contains { $0.cause == selected },
             x: x, y: y,
             figure: #"<circle cx="\#(x)" cy="\#(y)" r="10" class="marble-group"/>"#
@@ -70,17 +77,6 @@ extension MarbleDiagram {
         case .cancellation:
             return #"<rect x="\#(left)" y="\#(top)" width="12" height="12" class="marble-cancel"/>"#
         }
-    }
-
-    /// `text` as a marble's short label at `x`, on the line `y`.
-    private static func short(_ text: String, x: Int, y: Int) -> View.Marble.Short {
-        View.Marble.Short(text: text, y: y, anchor: anchor(x))
-    }
-
-    /// Where a label at `x` is anchored: its end near the plot's right edge, its start near the left.
-    private static func anchor(_ x: Int) -> String {
-        if x > labelWidth + plotWidth - 40 { return "end" }
-        return x < labelWidth + 40 ? "start" : "middle"
     }
 
     private static func what(_ event: TapEvent) -> String {

@@ -1,8 +1,14 @@
 import LuthierFeatures
+import ServerMachinery
 
 /// A session's tapped streams drawn as a marble diagram (as RxMarbles draws them), in SVG, by the
 /// server: one lane per stream, grouped inputs → effects → states → outputs → each tab's patches,
-/// time running left to right over `window` up to `now`. A value is a marble (its text in a
+/// time running left to right over `window` up to `now`.
+///
+/// A marble's place is its instant, not its distance from now: the marbles sit in one group that
+/// the page shifts left as time passes (`View.shift`, from the clock the diagram carries). So a
+/// live diagram changes only by the marbles that came and went and the time (`edits(from:)`), and
+/// the page moves them along itself. A value is a marble (its text in a
 /// `<title>` for hover, and in its label for keyboard focus and screen readers), a completion a
 /// bar, a failure a cross, a cancellation a hollow square, a subscription a small tick.
 ///
@@ -14,6 +20,8 @@ struct MarbleDiagram: Sendable {
     static let labelWidth = 170
     static let plotWidth = 760
     static let margin = 10
+    /// The element that carries the diagram's time, which the page moves the marbles from.
+    static let clockID = "inspector-clock"
 
     let window: Duration
     let now: Duration
@@ -77,28 +85,32 @@ struct MarbleDiagram: Sendable {
             emptyY: Self.margin + 18,
             lanes: lanes.enumerated().map { View.Lane(name: $1, y: middle($0)) },
             marbles: lanes.enumerated().flatMap { index, lane in
-                marbles(of: events[lane] ?? [], lane: index, y: middle(index))
+                marbles(of: events[lane] ?? [], named: lane, lane: index, y: middle(index))
             },
-            axisY: axisY, axisStart: Self.labelWidth, axisEnd: Self.labelWidth + Self.plotWidth)
+            axisY: axisY, axisStart: Self.labelWidth, axisEnd: Self.labelWidth + Self.plotWidth,
+            clock: .init(now: now.milliseconds, scale: String(format: "%.6f", scale)),
+            shift: String(format: "%.1f", Double(Self.labelWidth + Self.plotWidth) - Double(now.milliseconds) * scale))
     }
 
     struct View: Sendable {
         /// A lane: its name at the left, its line from `axisStart` to `axisEnd` at height `y`.
-        struct Lane: Sendable {
+        struct Lane: Sendable, Hashable {
             let name: String
             let y: Int
         }
 
-        struct Marble: Sendable {
-            /// What a marble says at a glance beside it: the action's argument, a patch's size,
-            /// or for a run too dense to draw apart, the run's first value.
-            struct Short: Sendable {
+        struct Marble: Sendable, Hashable {
+            /// What a marble says at a glance, ending at it (so that the newest, at "now", stays
+            /// in view): the action's argument, a patch's size, or for a run too dense to draw
+            /// apart, the run's first value.
+            struct Short: Sendable, Hashable {
                 let text: String
                 let y: Int
-                /// `end` near the right edge ("now"), `start` near the left, so it stays in view.
-                let anchor: String
             }
 
+            /// Its element's id: its lane, the instant of its first event and its kind, which
+            /// stay the same while it is in the window.
+            let id: String
             /// Its whole text: its accessible name and its tooltip.
             let label: String
             let short: Short?
@@ -128,10 +140,43 @@ struct MarbleDiagram: Sendable {
         let axisY: Int
         let axisStart: Int
         let axisEnd: Int
+        /// The time the diagram was drawn at, which the page moves the marbles from.
+        let clock: Clock
+        /// The marbles' group's shift left, in pixels, at that time: `axisEnd` − now × scale.
+        let shift: String
+
+        /// The diagram's time, as the page reads it: `now` in milliseconds on the session's
+        /// recorder, and the pixels per millisecond.
+        struct Clock: Sendable, Hashable {
+            let now: Int64
+            let scale: String
+        }
+
+        /// The edits that turn `old`'s drawing into this one, for a page that shows `old`: the
+        /// marbles that came, changed or went, then the clock. Nil when more than the marbles
+        /// changed (a lane came or went): the diagram then goes whole.
+        func edits(
+            from old: View, marble: (Marble) -> String, clock renderClock: (Clock) -> String
+        ) -> [FragmentItem]? {
+            guard hasFrame(of: old),
+                let edits = FragmentItem.edits(from: old.marbles, to: marbles, id: \.id, render: marble)
+            else { return nil }
+            guard clock != old.clock else { return edits }
+            return edits + [.replace(id: MarbleDiagram.clockID, html: renderClock(clock))]
+        }
+
+        /// Whether `other` has the same lanes and frame, so that the marbles alone changed.
+        func hasFrame(of other: View) -> Bool {
+            lanes == other.lanes && height == other.height && windowSeconds == other.windowSeconds
+                && hasSelection == other.hasSelection && isEmpty == other.isEmpty
+        }
     }
 
+    /// Pixels per millisecond of the window.
+    var scale: Double { Double(Self.plotWidth) / Double(window.milliseconds) }
+
+    /// Where an event at `at` sits in the marbles' group: its instant, scaled.
     func x(of at: Duration) -> Int {
-        let fraction = (at - (now - window)) / window
-        return Self.labelWidth + Int((fraction * Double(Self.plotWidth)).rounded())
+        Int((Double(at.milliseconds) * scale).rounded())
     }
 }
