@@ -59,8 +59,9 @@ final class IncidentLog: Sendable {
         }
         if let repeated { return repeated }
         // Encoded outside the lock: a full trace takes a while, and other failures may be kept meanwhile.
+        // Read apart from `recordedSteps`: a step taken meanwhile is in `steps` but not counted there.
         let steps = recorder.traceSteps
-        let trace = SessionTrace(steps: steps, dropped: recordedSteps - steps.count, shopCodes: codes)
+        let trace = SessionTrace(steps: steps, dropped: max(recordedSteps - steps.count, 0), shopCodes: codes)
         let json: Data
         do {
             json = try trace.json()

@@ -205,8 +205,9 @@ struct InspectController: Sendable {
     ) async {
         let window = Duration.seconds(view.window)
         var drawnAt = recorder.recorded
-        var drawn = (first ?? diagram(of: recorder, view)).view
-        var leavesAt = (first ?? diagram(of: recorder, view)).visible.map(\.at).min().map { $0 + window }
+        let start = first ?? diagram(of: recorder, view)
+        var drawn = start.view
+        var leavesAt = start.visible.map(\.at).min().map { $0 + window }
         var counted: String?
         while !Task.isCancelled {
             if let counts {
