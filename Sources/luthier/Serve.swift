@@ -100,7 +100,7 @@ struct Serve: AsyncParsableCommand {
         help:
             "Store steps each session keeps while nobody inspects it (its flight recorder), kept with any request the shop fails (/admin/incidents); 0 keeps none."
     )
-    var sessionFlightSteps = 16
+    var sessionFlightSteps = 8
 
     @Option(help: "Days an incident (a failed request with its session's last steps) is kept at /admin/incidents.")
     var incidentRetentionDays = 7

@@ -87,8 +87,9 @@ public struct LuthierConfiguration: Sendable {
     /// The store steps, and the bytes they may weigh, each session keeps while nobody records it
     /// (its flight recorder): what an incident keeps of the steps that led to it. Counted in
     /// `traceBytesInAll`.
-    public var sessionFlightSteps = 16
-    public var sessionFlightBytes = 4 * 1_024
+    /// (About 500 bytes a builder step in memory: a busy session's last few cost it 1.5 KiB.)
+    public var sessionFlightSteps = 8
+    public var sessionFlightBytes = 2 * 1_024
     /// The incidents kept for `/admin/incidents` at most, the bytes their recordings may weigh
     /// together, and how long each is kept.
     public var incidentsKept = 100
