@@ -41,35 +41,37 @@ struct ReplayCommandTests {
 
             let file = bench.directory.appendingPathComponent("trace.json")
             try Data(trace.text.utf8).write(to: file)
+            // The session's flight recorder kept the change made before the inspector opened: the
+            // trace starts there.
             let identical = try Self.replay(file)
             #expect(identical.status == 0, "\(identical.output)")
-            #expect(identical.output.hasPrefix("identical: 4 steps over build#1, cart#2"), "\(identical.output)")
+            #expect(identical.output.hasPrefix("identical: 5 steps over build#1, cart#2"), "\(identical.output)")
 
             // The same trace as a test: each store's steps fed through TestStore, the trace inside.
             let emitted = try Self.replay(file, ["--emit-test"])
             #expect(emitted.status == 0, "\(emitted.output)")
             #expect(
                 emitted.output.hasPrefix(
-                    "// Emitted by `luthier replay \(file.path) --emit-test` from a trace of 4 steps."))
+                    "// Emitted by `luthier replay \(file.path) --emit-test` from a trace of 5 steps."))
             #expect(emitted.output.contains("struct ReplayedTrace {"), "\(emitted.output)")
             #expect(emitted.output.contains("try store.input(2)  // "), "\(emitted.output)")
             #expect(emitted.output.contains("    static let trace = #\"{\"discounts\":"), "\(emitted.output)")
 
-            // The recording says the first change led to a dusk guitar; the reducers say sky.
+            // The recording says the second change led to a dusk guitar; the reducers say sky.
             var json = try #require(try JSONSerialization.jsonObject(with: Data(trace.text.utf8)) as? [String: Any])
             var steps = try #require(json["steps"] as? [[String: Any]])
-            var after = try #require(steps[0]["after"] as? [String: Any])
+            var after = try #require(steps[1]["after"] as? [String: Any])
             var guitar = try #require(after["guitar"] as? [String: Any])
             #expect(guitar["color"] as? String == "sky")
             guitar["color"] = "dusk"
             after["guitar"] = guitar
-            steps[0]["after"] = after
+            steps[1]["after"] = after
             json["steps"] = steps
             let changed = bench.directory.appendingPathComponent("changed.json")
             try JSONSerialization.data(withJSONObject: json).write(to: changed)
             let differs = try Self.replay(changed)
             #expect(differs.status == 1, "\(differs.output)")
-            #expect(differs.output.contains("differs at step 1 of 4 (build#1, input change(shape: Long V, color: Sky)"))
+            #expect(differs.output.contains("differs at step 2 of 5 (build#1, input change(shape: Long V, color: Sky)"))
             #expect(differs.output.contains(#".guitar.color was "dusk" when recorded, "sky" in the replay"#))
         }
     }
