@@ -37,6 +37,10 @@ struct AdminIncidentsControllerTests {
                         method: "POST", route: "/build", status: 503,
                         sentence: "Your change could not be saved; please try again."))
 
+            // Counted for monitoring, as every failure is, kept or repeated.
+            let metrics = MetricsControllerTests.samples(try await app.get("/metrics", headers: Self.admin).text)
+            #expect(metrics["luthier_incidents_total"] == 1)
+
             let list = try await app.get("/admin/incidents", headers: Self.admin)
             #expect(list.status == 200)
             #expect(list.text.contains("href=\"/admin/incidents/\(incident.id)\""), "\(list.text)")

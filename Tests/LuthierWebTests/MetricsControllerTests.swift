@@ -103,6 +103,7 @@ struct MetricsControllerTests {
             #expect(samples["luthier_guitars_ordered_total"] == 1)
             #expect(samples["luthier_sessions_restored_total"] == 0)
             #expect(samples["luthier_readers_cut_off_total"] == 0)
+            #expect(samples["luthier_incidents_total"] == 0)
             for cause in ["connections", "sessions-full", "session-store"] {
                 #expect(samples["luthier_unavailable_total{cause=\"\(cause)\"}"] == 0, "\(cause)")
             }

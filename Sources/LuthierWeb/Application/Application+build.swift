@@ -375,7 +375,7 @@ public func buildRouter(
             ordersInProgress: Dictionary(grouping: inProgress, by: \.status).mapValues(\.count),
             conflatedPatches: services.hub.conflatedPatches, now: services.environment.now(),
             sessionsRestored: sessions.restored, readersCutOff: services.connections.cutOff,
-            unavailable: unavailable)
+            incidents: services.incidents.told, unavailable: unavailable)
     }
     recording.addRoutes(metrics.endpoints)
     return router

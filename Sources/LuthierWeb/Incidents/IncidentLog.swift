@@ -26,6 +26,8 @@ final class IncidentLog: Sendable {
         var bytes = 0
         /// Failures whose trace alone was larger than `Limits.bytes`.
         var notKept = 0
+        /// Failures told since the start, kept, repeated or not kept: what `/metrics` counts.
+        var told = 0
     }
 
     let limits: Limits
@@ -48,6 +50,7 @@ final class IncidentLog: Sendable {
         let recordedSteps = recorder.recordedSteps
         let date = now()
         let repeated = state.withLock { state -> String? in
+            state.told += 1
             dropExpired(&state, at: date)
             guard
                 let index = state.incidents.lastIndex(where: {
@@ -123,6 +126,8 @@ final class IncidentLog: Sendable {
     /// What the incidents' traces weigh now, and the failures not kept for want of room.
     var bytes: Int { state.withLock { $0.bytes } }
     var notKept: Int { state.withLock { $0.notKept } }
+    /// Failures told since the start (each repeat too).
+    var told: Int { state.withLock { $0.told } }
 
     private func dropExpired(_ state: inout State, at date: Date) {
         let retention = Double(limits.retention.components.seconds)

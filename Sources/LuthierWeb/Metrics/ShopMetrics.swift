@@ -33,6 +33,8 @@ public final class ShopMetrics: Sendable {
         /// Totals the server keeps anyway, read as counters.
         var sessionsRestored = 0
         var readersCutOff = 0
+        /// Requests the shop failed (`IncidentLog`), each repeat too.
+        var incidents = 0
         /// `503`s since the start, by cause.
         var unavailable: [String: Int] = [:]
     }
@@ -182,6 +184,7 @@ public final class ShopMetrics: Sendable {
         var text = ""
         Self.counter("luthier_sessions_restored_total", [("", readings.sessionsRestored)], into: &text)
         Self.counter("luthier_readers_cut_off_total", [("", readings.readersCutOff)], into: &text)
+        Self.counter("luthier_incidents_total", [("", readings.incidents)], into: &text)
         Self.counter(
             "luthier_unavailable_total", readings.unavailable.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             label: "cause", into: &text)
