@@ -26,6 +26,9 @@ public final class Store<R: Reducer>: Sendable {
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
         /// Those awaiting a count of readers (`untilSubscribers`).
         var readerWaiters = ReaderCountWaiters()
+        /// The state the trace's last step led to, as it keeps it (`StoreTrace.Kept`): here, in
+        /// the store's own memory, so that a store that never acts pays no allocation for it.
+        var lastKept: StoreTrace<State, Action>.Kept?
     }
 
     private let reducer: R
@@ -168,14 +171,14 @@ public final class Store<R: Reducer>: Sendable {
             } catch {
                 trace?.record(
                     fedBack ? .effect : .input, action, before: core.state, revision: core.revision, after: nil,
-                    revisionAfter: core.revision, refusal: "\(error)")
+                    revisionAfter: core.revision, last: &core.lastKept, refusal: "\(error)")
                 throw error
             }
             tap?.record(fedBack ? "effect" : "input", .value, "\(action)")
             let changed = next != core.state
             trace?.record(
                 fedBack ? .effect : .input, action, before: core.state, revision: core.revision, after: next,
-                revisionAfter: changed ? core.revision &+ 1 : core.revision)
+                revisionAfter: changed ? core.revision &+ 1 : core.revision, last: &core.lastKept)
             if let tap, tap.recorder.isRecording, changed { tap.record("state", .value, "\(next)") }
             // Equal states are left out (`removeDuplicates`).
             let delivery = changed ? core.readers.offer(next) : BroadcastDelivery(sinks: [])

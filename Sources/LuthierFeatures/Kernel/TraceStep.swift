@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One action a store applied while its session was recorded: what it was, where it came from,
 /// the state before and after it (or the refusal that left the state as it was), and when.
@@ -50,36 +49,27 @@ public struct StoreTrace<State: Sendable, Action: Sendable>: Sendable {
     private let keep: @Sendable (State) -> any Traceable
     private let makeStep:
         @Sendable (TraceStep.Origin, Action, any Traceable, (any Traceable)?, String?, Duration, Date) -> TraceStep
-    /// The state the last kept step led to, as kept, and the store's revision then.
-    private let last: LastState
 
-    /// The state a store's last kept step led to, for the next step's state before: that is the
-    /// same state (the store's revision says so), so the two steps share one copy of it rather
-    /// than each keeping its own. Every session keeps its last steps (the flight recorder), so
-    /// this halves what a change keeps. Called under the store's lock: the mutex is uncontended.
-    final class LastState: Sendable {
-        private let kept = Mutex<(revision: UInt64, state: any Traceable)?>(nil)
-
-        func state(at revision: UInt64) -> (any Traceable)? {
-            kept.withLock { $0?.revision == revision ? $0?.state : nil }
-        }
-
-        func set(_ state: any Traceable, at revision: UInt64) {
-            kept.withLock { $0 = (revision, state) }
-        }
+    /// The state a store's last kept step led to, as the step keeps it, at the store's revision
+    /// then. The next step's state before is that same state when the revision says so, and the
+    /// two steps share one copy of it rather than each keeping its own: every session keeps its
+    /// last steps (the flight recorder), so this halves what a change keeps. The store holds it.
+    public struct Kept: Sendable {
+        let revision: UInt64
+        let state: any Traceable
     }
 
     /// Records a step if the recorder keeps steps now, recording or as a flight recorder
     /// (nothing is copied or described otherwise). `revision` and `revisionAfter` are the store's
-    /// before and after the action.
+    /// before and after the action; `last` is what the store's previous step kept.
     func record(
         _ origin: TraceStep.Origin, _ action: Action, before: State, revision: UInt64, after: State?,
-        revisionAfter: UInt64, refusal: @autoclosure () -> String? = nil
+        revisionAfter: UInt64, last: inout Kept?, refusal: @autoclosure () -> String? = nil
     ) {
         guard recorder.keepsSteps else { return }
-        let kept = last.state(at: revision) ?? keep(before)
+        let kept = last.flatMap { $0.revision == revision ? $0.state : nil } ?? keep(before)
         let keptAfter = after.map(keep)
-        if let keptAfter { last.set(keptAfter, at: revisionAfter) }
+        if let keptAfter { last = Kept(revision: revisionAfter, state: keptAfter) }
         recorder.record(makeStep(origin, action, kept, keptAfter, refusal(), recorder.now, recorder.date()))
     }
 }
@@ -90,7 +80,6 @@ extension StoreTrace where State: Traceable, Action: Traceable {
         self.recorder = recorder
         let instance = recorder.nextInstance()
         keep = { $0.redacted }
-        last = LastState()
         makeStep = { origin, action, before, after, refusal, at, date in
             TraceStep(
                 store: store, instance: instance, at: at, date: date, origin: origin, action: action.redacted,
