@@ -143,8 +143,8 @@ extension TraceStep: Codable {
 }
 
 extension Duration {
-    /// Whole milliseconds (a trace's instants).
-    var milliseconds: Int64 {
+    /// Whole milliseconds, rounded down: a trace's instants, and the inspector's.
+    public var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }

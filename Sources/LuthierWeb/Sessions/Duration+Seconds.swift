@@ -12,10 +12,4 @@ extension Duration {
         let (seconds, attoseconds) = components
         return max(Int(seconds) + (attoseconds > 0 ? 1 : 0), 1)
     }
-
-    /// Whole milliseconds, rounded down: the inspector's instants.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-    }
 }
