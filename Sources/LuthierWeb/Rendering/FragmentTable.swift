@@ -124,9 +124,7 @@ extension FragmentTable.Entry {
                     renderer.render(template: itemTemplate, key: item) { itemContext(item) }
                 }
             }
-            // Edits to most of a list cost more than the list: then it goes whole.
-            let worthIt = edits.map { $0.reduce(0) { $0 + $1.size } < html.utf8.count } ?? false
-            return [Fragment(target: target, html: html, items: worthIt ? edits : nil)]
+            return [Fragment(target: target, html: html, editsIfSmaller: edits)]
         }
     }
 

@@ -13,4 +13,11 @@ public struct Fragment: Hashable, Sendable {
         self.html = html
         self.items = items
     }
+
+    /// The fragment with `edits` as its items only when they send fewer bytes than `html`: edits
+    /// to most of a list cost more than the list, which then goes whole.
+    public init(target: String, html: String, editsIfSmaller edits: [FragmentItem]?) {
+        let worthIt = edits.map { $0.reduce(0) { $0 + $1.size } < html.utf8.count } ?? false
+        self.init(target: target, html: html, items: worthIt ? edits : nil)
+    }
 }

@@ -228,13 +228,10 @@ struct InspectController: Sendable {
             leavesAt = shown.visible.map(\.at).min().map { $0 + window }
             feeds.countDrawing()
             let next = shown.view
-            var whole = fragment(next)
             let edits = next.edits(
                 from: drawn, marble: { renderer.render($0, template: "fragments/inspector-marble") },
                 clock: { renderer.render($0, template: "fragments/inspector-clock") })
-            // Edits to most of a diagram cost more than the diagram: then it goes whole.
-            if let edits, edits.reduce(0, { $0 + $1.size }) < whole.html.utf8.count { whole.items = edits }
-            fragments.publish([whole])
+            fragments.publish([fragment(next, editsIfSmaller: edits)])
             drawn = next
         }
     }
@@ -246,8 +243,12 @@ struct InspectController: Sendable {
             selected: view.cause, address: { [view] in view.base + view.query(cause: $0) })
     }
 
-    private func fragment(_ view: MarbleDiagram.View) -> Fragment {
-        Fragment(target: Self.target, html: renderer.render(view, template: "fragments/inspector-lanes"))
+    /// The diagram `view` draws, whole, and as `edits` for a page that shows the one before when
+    /// they are smaller.
+    private func fragment(_ view: MarbleDiagram.View, editsIfSmaller edits: [FragmentItem]? = nil) -> Fragment {
+        Fragment(
+            target: Self.target, html: renderer.render(view, template: "fragments/inspector-lanes"),
+            editsIfSmaller: edits)
     }
 
     /// What the visitor asked to see: a window, lanes whose name starts with a prefix, and a moment.
