@@ -57,16 +57,21 @@ struct Incident: Sendable, Identifiable {
             status = 500
             sentence = "An unexpected \(type(of: error)) was thrown."
         }
-        return Failure(
-            method: String(request.method.rawValue.prefix(16)), route: route ?? "(no route)", status: status,
-            sentence: sentence)
+        return Failure(request, route: route, status: status, sentence: sentence)
     }
 
     /// The failure a response tells of, when a handler answered a 5xx itself rather than throwing.
     static func failure(answered response: Response, request: Request, route: String?) -> Failure? {
         guard response.status.code >= 500 else { return nil }
-        return Failure(
-            method: String(request.method.rawValue.prefix(16)), route: route ?? "(no route)",
-            status: Int(response.status.code), sentence: response.status.reasonPhrase)
+        return Failure(request, route: route, status: Int(response.status.code), sentence: response.status.reasonPhrase)
+    }
+}
+
+extension Incident.Failure {
+    /// `request`'s failure: its method and its route's pattern, with what it was answered.
+    init(_ request: Request, route: String?, status: Int, sentence: String) {
+        self.init(
+            method: String(request.method.rawValue.prefix(16)), route: route ?? "(no route)", status: status,
+            sentence: sentence)
     }
 }
