@@ -13,7 +13,7 @@ extension MarbleDiagram {
     func marbles(of events: [TapEvent], named name: String, lane: Int, y: Int) -> [View.Marble] {
         var runs: [[TapEvent]] = []
         for event in events {
-            if let first = runs.last?.first, Double((event.at - first.at).milliseconds) * scale < Double(Self.closest),
+            if let first = runs.last?.first, x(of: event.at) - x(of: first.at) < Self.closest,
                 event.kind == .value, first.kind == .value
             {
                 runs[runs.count - 1].append(event)
@@ -25,7 +25,7 @@ extension MarbleDiagram {
             // Labels take turns above and below the lane by change (one change's marbles are
             // neighbours of the next one's), else by where they fall, so that neighbours do not
             // write over each other, and a label stays where it is while older marbles leave.
-            let turn = run[0].cause ?? Int(Double(run[0].at.milliseconds) * scale) / Self.closest
+            let turn = run[0].cause ?? x(of: run[0].at) / Self.closest
             let shortY = turn.isMultiple(of: 2) ? y - 13 : y + 21
             let id = "marble-\(name)-\(run[0].at.milliseconds)-\(run[0].kind.rawValue)"
             return run.count == 1
