@@ -16,9 +16,10 @@ public struct BuildOutput: Hashable, Sendable {
     public var checkoutButton: CheckoutButton
     /// The id of the session's checkout; a new one means "go to the checkout page".
     public var checkoutID: String?
-    /// The guided build's page, once the customer has begun it (boxed: see `GuideOutputBox`).
-    public var guide: GuideOutput? { guideBox?.value }
-    private var guideBox: GuideOutputBox?
+    /// The guided build's page, once the customer has begun it. Out of line: every session keeps
+    /// its builder's output (three copies: the shared output, the combined one and the stream's
+    /// last), and most never open the guide.
+    @OutOfLine public var guide: GuideOutput?
 
     public init(state: BuildState) {
         let guitar = state.guitar
@@ -30,7 +31,7 @@ public struct BuildOutput: Hashable, Sendable {
         price = guitar.price.formatted()
         checkoutButton = CheckoutButton(price: price, phase: state.checkoutPhase)
         checkoutID = state.checkout?.id
-        guideBox = state.guide.map { GuideOutputBox(GuideOutput(state: $0)) }
+        guide = state.guide.map(GuideOutput.init(state:))
     }
 
     /// The picker for one field.

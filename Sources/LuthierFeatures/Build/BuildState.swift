@@ -13,8 +13,10 @@ public struct BuildState: Hashable, Sendable, Codable {
 
     public var guitar: Guitar
     public var checkoutPhase: CheckoutPhase
-    /// The latest finished checkout: the session's checkout.
-    public var checkout: Checkout?
+    /// The latest finished checkout: the session's checkout. Out of line: the state is kept by
+    /// every session's store and by each step its flight recorder keeps, and most sessions never
+    /// check out.
+    @OutOfLine public var checkout: Checkout?
     /// The woods out of stock, as last told: the pickers mark them (a customer may still choose
     /// one; the checkout says it is unavailable).
     public var soldOut: Set<StockedWood>

@@ -1,11 +1,14 @@
+import LuthierDomain
+
 /// Everything one customer's pages show, combined: the builder's output, the cart's, and the
 /// checkout's while there is one (the seeds' `combineLatest` of the three screens, with the
 /// checkout `flatMapLatest`-ed on the builder's checkout id).
 public struct SessionOutput: Equatable, Sendable {
     public var build: BuildOutput
     public var cart: CartOutput
-    /// The output of the checkout the builder is on; nil on the builder or the cart.
-    public var checkout: CheckoutOutput?
+    /// The output of the checkout the builder is on; nil on the builder or the cart. Out of
+    /// line: every session keeps its combined output, and most never check out.
+    @OutOfLine public var checkout: CheckoutOutput?
 
     public init(build: BuildOutput, cart: CartOutput, checkout: CheckoutOutput?) {
         self.build = build

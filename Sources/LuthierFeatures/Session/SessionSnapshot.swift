@@ -18,7 +18,9 @@ public struct SessionSnapshot: Hashable, Sendable, Codable {
     public var guitar: Guitar
     public var cart: Cart
     public var discount: DiscountCode?
-    public var checkout: CheckoutSnapshot?
+    /// Out of line: most sessions never check out, and every session keeps its snapshot as
+    /// stored (469 bytes inline with the checkout, 133 without).
+    @OutOfLine public var checkout: CheckoutSnapshot?
     /// The last cart checkout whose order was taken out of the cart, so it is never taken twice.
     public var settledCheckoutID: String?
     /// The guided build where the customer left it (absent in sessions saved before the guide).

@@ -348,11 +348,11 @@ extension ShopSession {
         struct State {
             private(set) var latest: SessionOutput
             /// What the pages show while a hold keeps it behind `latest`; nil while they show
-            /// `latest`, which is most of the time. Boxed, so that an idle session does not keep a
-            /// second inline copy of the output (656 bytes) beside the first.
-            private var behind: Boxed<SessionOutput>?
+            /// `latest`, which is most of the time. Out of line, so that an idle session does not
+            /// keep a second inline copy of the output beside the first.
+            @OutOfLine private var behind: SessionOutput?
             /// The combined output as last rendered.
-            var shown: SessionOutput { behind?.value ?? latest }
+            var shown: SessionOutput { behind ?? latest }
             /// How many times `shown` changed.
             var shownRevision: UInt64 = 0
             /// How many changes were folded into `latest`.
@@ -365,13 +365,9 @@ extension ShopSession {
             /// Analytics events of actions held.
             var heldEvents: [AnalyticsEvent] = []
             /// What a save would have stored when the hold began (nil for a checkout's hold): a
-            /// change that leaves it so is shown through the hold. Boxed, as it is there only
-            /// while a hold lasts (469 bytes inline otherwise, in every session).
-            var heldContent: SessionSnapshot? {
-                get { heldContentBox?.value }
-                set { heldContentBox = newValue.map(Boxed.init) }
-            }
-            private var heldContentBox: Boxed<SessionSnapshot>?
+            /// change that leaves it so is shown through the hold. Out of line, as it is there only
+            /// while a hold lasts.
+            @OutOfLine var heldContent: SessionSnapshot?
             var render: (@Sendable (SessionChange) -> Void)?
             var closed = false
 
@@ -381,22 +377,22 @@ extension ShopSession {
 
             /// Folds a change into `latest`; the pages go on showing what they showed.
             mutating func fold(_ next: SessionOutput) {
-                if behind == nil { behind = Boxed(latest) }
+                if behind == nil { behind = latest }
                 latest = next
             }
 
             /// Sets the cart's part of the output, shown or not.
             mutating func setCart(_ output: CartOutput) {
                 latest.cart = output
-                if var shown = behind?.value {
+                if var shown = behind {
                     shown.cart = output
-                    behind = Boxed(shown)
+                    behind = shown
                 }
             }
 
             /// Renders what `latest` changed since `shown`; the guitar, if it changed (for the kiosk).
             mutating func show(source: SessionChange.Source) -> Guitar? {
-                guard let shown = behind?.value else { return nil }
+                guard let shown = behind else { return nil }
                 guard latest != shown, let render else {
                     behind = nil
                     return nil
