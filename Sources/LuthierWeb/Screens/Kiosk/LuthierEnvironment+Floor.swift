@@ -5,7 +5,7 @@ extension LuthierEnvironment {
     /// the workshop board show a new order without waiting for the stage timer.
     func telling(_ floor: WorkshopFloor) -> LuthierEnvironment {
         var environment = self
-        let placeOrder = workshop.placeOrder
+        let placeOrder = self.workshop.placeOrder
         environment.workshop.placeOrder = { request in
             let order = try await placeOrder(request)
             floor.orderPlaced(order)

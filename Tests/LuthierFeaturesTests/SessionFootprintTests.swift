@@ -1,0 +1,28 @@
+import LuthierDomain
+import LuthierFeatures
+import Testing
+
+/// What every session holds inline for as long as it lives, in several copies each: kept small,
+/// since at ten thousand sessions each byte here is tens of kilobytes of the server's memory.
+struct SessionFootprintTests {
+    @Test func aSessionsSnapshotAndOutputKeepTheirCheckoutOutOfLine() {
+        #expect(MemoryLayout<SessionSnapshot>.size <= 160)
+        #expect(MemoryLayout<SessionOutput>.size <= 320)
+        #expect(MemoryLayout<CheckoutSnapshot>.size > 300, "the part kept out of line is the large one")
+    }
+
+    @Test func theEnvironmentsEffectsAreSharedByEveryCopy() {
+        #expect(MemoryLayout<LuthierEnvironment>.size <= 16)
+    }
+
+    @Test func changingAnEffectChangesOnlyThatCopy() async throws {
+        let original = LuthierEnvironment.test(makeID: { "first" })
+        var changed = original
+        changed.makeID = { "second" }
+        changed.workshop.order = { _ in nil }
+
+        #expect(original.makeID() == "first")
+        #expect(changed.makeID() == "second")
+        #expect(try await changed.workshop.order("LU-1") == nil)
+    }
+}
