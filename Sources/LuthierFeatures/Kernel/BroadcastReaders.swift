@@ -6,8 +6,10 @@
 /// backlog. `offer` tells the streams at once (a yield never suspends nor calls back) and returns
 /// the callbacks to call once the holder's lock is released.
 struct BroadcastReaders<Value: Sendable>: Sendable {
-    private var streams: [Int: AsyncStream<Value>.Continuation] = [:]
-    private var sinks: [Int: BroadcastSink<Value>] = [:]
+    // Arrays searched by id rather than dictionaries: a store has a reader or two, and an empty
+    // array costs nothing where a dictionary of one costs each store about 100 bytes.
+    private var streams: [(id: Int, continuation: AsyncStream<Value>.Continuation)] = []
+    private var sinks: [(id: Int, sink: BroadcastSink<Value>)] = []
     private var nextID = 0
     private(set) var isFinished = false
 
@@ -17,15 +19,15 @@ struct BroadcastReaders<Value: Sendable>: Sendable {
     /// Tells every reader of `value`, the callbacks once the caller delivers.
     func offer(_ value: Value) -> BroadcastDelivery<Value> {
         guard !isFinished else { return BroadcastDelivery(sinks: []) }
-        for continuation in streams.values { continuation.yield(value) }
-        return BroadcastDelivery(sinks: sinks.values.filter { $0.offer(value) })
+        for stream in streams { stream.continuation.yield(value) }
+        return BroadcastDelivery(sinks: sinks.compactMap { $0.sink.offer(value) ? $0.sink : nil })
     }
 
     /// Adds a stream that starts with `current`; nil (and the stream finished) once finished.
     mutating func addStream(_ continuation: AsyncStream<Value>.Continuation, current: Value) -> Int? {
         guard !isFinished else { return nil }
         defer { nextID += 1 }
-        streams[nextID] = continuation
+        streams.append((nextID, continuation))
         continuation.yield(current)
         return nextID
     }
@@ -34,14 +36,14 @@ struct BroadcastReaders<Value: Sendable>: Sendable {
     mutating func addSink(_ sink: BroadcastSink<Value>, current: Value) -> Int? {
         guard !isFinished else { return nil }
         defer { nextID += 1 }
-        sinks[nextID] = sink
+        sinks.append((nextID, sink))
         _ = sink.offer(current)
         return nextID
     }
 
     mutating func remove(_ id: Int) {
-        streams[id] = nil
-        sinks[id] = nil
+        streams.removeAll { $0.id == id }
+        sinks.removeAll { $0.id == id }
     }
 
     /// Ends every reader: returns what the caller finishes once the lock is released (finishing a
@@ -52,7 +54,7 @@ struct BroadcastReaders<Value: Sendable>: Sendable {
             streams.removeAll()
             sinks.removeAll()
         }
-        return BroadcastEnding(streams: Array(streams.values), sinks: Array(sinks.values))
+        return BroadcastEnding(streams: streams.map(\.continuation), sinks: sinks.map(\.sink))
     }
 }
 

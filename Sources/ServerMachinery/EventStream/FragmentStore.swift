@@ -28,7 +28,9 @@ public final class FragmentStore: ConditionWatched {
         /// or two fragments, and the two collections cost each session about 1 KiB where this one
         /// costs half that, with a search over so few no slower than hashing.
         package var entries: [Entry] = []
-        package var wakers: [Int: StreamWaker] = [:]
+        /// The streams following, by id: an array searched by id rather than a dictionary, which
+        /// would cost each session's store about 150 bytes for its one or two streams.
+        package var wakers: [(id: Int, waker: StreamWaker)] = []
         package var nextWakerID = 0
         /// The latest "go to this page" command and the version it came with.
         package var navigation: (version: Int, location: String)?
@@ -164,7 +166,7 @@ public final class FragmentStore: ConditionWatched {
                 }
             }
             versioned(state.version)
-            return Array(state.wakers.values)
+            return state.wakers.map(\.waker)
         }
         for waker in wakers { waker.wake() }
     }
@@ -238,7 +240,7 @@ public final class FragmentStore: ConditionWatched {
             guard !state.isFinished else { return (nil, []) }
             let id = state.nextWakerID
             state.nextWakerID += 1
-            state.wakers[id] = waker
+            state.wakers.append((id, waker))
             return (id, state.subscriberWaiters.satisfied(by: state.wakers.count))
         }
         for waiter in met { waiter.resume(returning: true) }
@@ -247,7 +249,7 @@ public final class FragmentStore: ConditionWatched {
 
     public func removeWaker(_ id: Int) {
         let met = state.withLock { state in
-            state.wakers[id] = nil
+            state.wakers.removeAll { $0.id == id }
             return state.subscriberWaiters.satisfied(by: state.wakers.count)
         }
         for waiter in met { waiter.resume(returning: true) }
@@ -266,7 +268,7 @@ public final class FragmentStore: ConditionWatched {
     public func finish() {
         let (wakers, met) = state.withLock { state in
             state.isFinished = true
-            let wakers = Array(state.wakers.values)
+            let wakers = state.wakers.map(\.waker)
             state.wakers.removeAll()
             return (wakers, state.subscriberWaiters.satisfied(by: 0))
         }
