@@ -295,6 +295,9 @@ package final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableCh
         guard case .streaming(var stream) = state, let context else { return }
         stream.signal.lower()
         guard context.channel.isWritable else { return }
+        // Taken out of `state` while it changes (and put back below), so that its parts and its
+        // encoder are changed in place rather than copied at every catch-up.
+        state = .idle
         var events: [ByteBuffer] = []
         for index in stream.parts.indices {
             let part = stream.parts[index]
