@@ -284,3 +284,30 @@ struct SessionRegistryTests {
         #expect(SessionID(cookieValue: secret) == id)
     }
 }
+
+/// A session id is read from a cookie in exactly the shape the server issues, and kept as its
+/// bits: every live session holds one.
+@Suite struct SessionIDShapeTests {
+    @Test func anIDReadsBackAsTheDigitsItWasReadFrom() throws {
+        let digits = "0123456789abcdef" + "fedcba9876543210" + "00000000000000ff" + "ffffffffffffffff"
+        let id = try #require(SessionID(cookieValue: digits))
+        #expect(id.cookieValue == digits)
+        #expect(SessionID(cookieValue: id.cookieValue) == id)
+        #expect(SessionID(cookieValue: String(repeating: "0", count: 64)) != id)
+    }
+
+    @Test(arguments: [
+        "", String(repeating: "a", count: 63), String(repeating: "a", count: 65), String(repeating: "A", count: 64),
+        String(repeating: "g", count: 64), "+" + String(repeating: "a", count: 63),
+        String(repeating: "a", count: 63) + "\u{e9}",
+    ])
+    func anythingElseIsNotASessionID(cookie: String) {
+        #expect(SessionID(cookieValue: cookie) == nil)
+    }
+
+    @Test func anIDIsItsBitsInline() {
+        #expect(MemoryLayout<SessionID>.size == 32)
+        #expect(SessionID.random() != SessionID.random())
+        #expect(SessionID.random().cookieValue.utf8.count == 64)
+    }
+}

@@ -7,32 +7,64 @@
 public struct SessionID: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// The secret, as the cookie carries it.
-    public let cookieValue: String
+    // The id's 256 bits, as four words in the order the cookie spells them: 32 bytes inline,
+    // where its 64 hex digits as a string cost each session a 112-byte allocation.
+    private let first: UInt64
+    private let second: UInt64
+    private let third: UInt64
+    private let fourth: UInt64
+
+    /// The secret, as the cookie carries it: 64 lowercase hex digits.
+    public var cookieValue: String {
+        String(unsafeUninitializedCapacity: 64) { digits in
+            var index = 0
+            for word in [first, second, third, fourth] {
+                for shift in stride(from: 60, through: 0, by: -4) {
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt64(shift)) & 0xF
+                    digits[index] = nibble < 10 ? 48 + nibble : 87 + nibble
+                    index += 1
+                }
+            }
+            return index
+        }
+    }
 
     /// Accepts only the shape the server issues; anything else is not a session id at all.
     public init?(cookieValue: String) {
-        guard cookieValue.utf8.count == 64,
-            cookieValue.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
-        else { return nil }
-        self.cookieValue = cookieValue
+        var words: [UInt64] = []
+        words.reserveCapacity(4)
+        var word: UInt64 = 0
+        var count = 0
+        for unit in cookieValue.utf8 {
+            let nibble: UInt8
+            switch unit {
+            case 48...57: nibble = unit - 48
+            case 97...102: nibble = unit - 87
+            default: return nil
+            }
+            word = word << 4 | UInt64(nibble)
+            count += 1
+            if count % 16 == 0 {
+                words.append(word)
+                word = 0
+            }
+            guard count <= 64 else { return nil }
+        }
+        guard count == 64 else { return nil }
+        self.init(words[0], words[1], words[2], words[3])
     }
 
     /// A fresh id. `SystemRandomNumberGenerator` reads the kernel's CSPRNG (getrandom) on Linux.
     public static func random() -> SessionID {
         var generator = SystemRandomNumberGenerator()
-        var hex = ""
-        hex.reserveCapacity(64)
-        for _ in 0..<4 {
-            let word = generator.next()
-            let digits = String(word, radix: 16)
-            hex += String(repeating: "0", count: 16 - digits.count) + digits
-        }
-        return SessionID(uncheckedCookieValue: hex)
+        return SessionID(generator.next(), generator.next(), generator.next(), generator.next())
     }
 
-    private init(uncheckedCookieValue: String) {
-        cookieValue = uncheckedCookieValue
+    private init(_ first: UInt64, _ second: UInt64, _ third: UInt64, _ fourth: UInt64) {
+        self.first = first
+        self.second = second
+        self.third = third
+        self.fourth = fourth
     }
 
     /// Never the secret: one string interpolation must not put it in a log line.
