@@ -43,8 +43,15 @@ public struct Guitar: Hashable, Sendable, Codable {
 
     public var price: Money { Self.basePrice + additions }
 
-    /// "Natural Casual with Mahogany body and Rosewood fretboard".
-    public var description: String {
+    /// "Natural Casual with Mahogany body and Rosewood fretboard". One string per configuration,
+    /// spelled out once: every session's builder output and every cart line showing the guitar
+    /// share it, where each would otherwise hold (and first format) a copy of its own.
+    public var description: String { Self.descriptions[self] ?? spelledOut }
+
+    private static let descriptions = Dictionary(
+        uniqueKeysWithValues: allConfigurations.map { ($0, $0.spelledOut) })
+
+    private var spelledOut: String {
         "\(color.name) \(shape.name) with \(body.name) body and \(fretboard.name) fretboard"
     }
 
