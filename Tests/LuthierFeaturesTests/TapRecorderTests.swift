@@ -344,6 +344,16 @@ import Testing
         #expect(shared.inUse == recorder.traceBytes)
     }
 
+    @Test func aFlightRecordersStepsTakeTheRoomTheyNeedNotTwice() throws {
+        let recorder = TapRecorder(
+            capacity: 10, traceCapacity: 256, clock: ManualClock(), flightCapacity: 8, flightBudget: 64_000)
+        try Self.recordCart(lines: 5, into: recorder)
+        let steps = recorder.traceSteps
+        #expect(steps.count == 5)
+        // An array doubling its room would hold room for eight after the fifth step.
+        #expect(steps.capacity < 8, "\(steps.capacity)")
+    }
+
     @Test func withoutAFlightRecorderNoStepIsKeptWhileNobodyWatches() throws {
         let recorder = TapRecorder(capacity: 10, traceCapacity: 256, clock: ManualClock())
         #expect(!recorder.keepsSteps)

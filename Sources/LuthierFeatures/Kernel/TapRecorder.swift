@@ -256,6 +256,12 @@ public final class TapRecorder: Sendable {
                     log.dropOldest(releasingTo: sharedBudget)
                 }
             }
+            // Grown by a quarter at most, one step at a time while small: a session's flight
+            // recorder keeps a few steps, and an array doubling its room would keep room for as
+            // many again in every session.
+            if log.elements.count == log.elements.capacity {
+                log.elements.reserveCapacity(min(capacity, log.elements.count + max(1, log.elements.count / 4)))
+            }
             log.elements.append(step)
             log.bytes += cost
         }
