@@ -11,6 +11,13 @@ struct SessionFootprintTests {
         #expect(MemoryLayout<CheckoutSnapshot>.size > 300, "the part kept out of line is the large one")
     }
 
+    @Test func anActionFitsInlineWhereItIsTypeErased() {
+        // An existential keeps up to three words inline; a larger value takes an allocation, in
+        // every step a session's flight recorder keeps.
+        #expect(MemoryLayout<BuildAction>.size <= 24)
+        #expect(MemoryLayout<CartFeature.Action>.size <= 24)
+    }
+
     @Test func theEnvironmentsEffectsAreSharedByEveryCopy() {
         #expect(MemoryLayout<LuthierEnvironment>.size <= 16)
     }

@@ -1,6 +1,10 @@
 import LuthierDomain
 
 /// Everything that happens to the builder: the customer's inputs and the results of its effects.
+///
+/// The cases carrying a checkout are `indirect`, so that an action is 17 bytes rather than 82:
+/// small enough to be kept inline where it is type-erased (each step a flight recorder keeps),
+/// where a larger one takes an allocation of its own.
 public enum BuildAction: Hashable, Sendable, Codable {
     /// One form post's worth of picker changes.
     case change(GuitarChange)
@@ -8,9 +12,9 @@ public enum BuildAction: Hashable, Sendable, Codable {
     case startOver
     /// A checkout button was pressed (the builder's or the cart's): the workshop is asked about
     /// these lines, unless a checkout is loading already, which the request then joins.
-    case checkoutRequested(CheckoutRequest)
+    indirect case checkoutRequested(CheckoutRequest)
     /// The three calls answered.
-    case checkoutFinished(Checkout)
+    indirect case checkoutFinished(Checkout)
     /// One of them failed.
     case checkoutFailed(String)
     /// The customer left the checkout (or ordered and dismissed it).

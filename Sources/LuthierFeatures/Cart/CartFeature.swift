@@ -12,7 +12,9 @@ public struct CartFeature: Reducer {
         /// A discount code as typed (case and surrounding spaces do not matter).
         case applyDiscount(code: String)
         /// An order was placed from a checkout: a cart checkout's guitars leave the cart, once.
-        case settle(Checkout)
+        /// Indirect, as `BuildAction`'s checkouts are: the action stays small enough to be kept
+        /// inline where it is type-erased.
+        indirect case settle(Checkout)
         /// The shop's codes changed (the admin added or expired one): the applied code takes its
         /// new terms, and leaves the cart if it no longer works.
         case discountsChanged
