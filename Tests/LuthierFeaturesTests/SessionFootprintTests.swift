@@ -18,6 +18,13 @@ struct SessionFootprintTests {
         #expect(MemoryLayout<CartFeature.Action>.size <= 24)
     }
 
+    @Test func aKeptStepHoldsItsStatesByReference() {
+        // Each session's flight recorder keeps its last steps inline; a state is one reference,
+        // shared by a step's state after and the next step's before.
+        #expect(MemoryLayout<TracedState>.size == 16)
+        #expect(MemoryLayout<TraceStep>.size <= 176, "\(MemoryLayout<TraceStep>.size)")
+    }
+
     @Test func theEnvironmentsEffectsAreSharedByEveryCopy() {
         #expect(MemoryLayout<LuthierEnvironment>.size <= 16)
     }

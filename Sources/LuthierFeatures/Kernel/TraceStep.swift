@@ -24,17 +24,44 @@ public struct TraceStep: Sendable {
     public let date: Date
     public let origin: Origin
     public let action: any Traceable
-    public let before: any Traceable
+    public var before: any Traceable { keptBefore.value }
     /// The state the action led to; nil when it was refused.
-    public let after: (any Traceable)?
+    public var after: (any Traceable)? { keptAfter?.value }
+    /// The states as kept: the state after is the next step's state before (see `TracedState`).
+    let keptBefore: TracedState
+    let keptAfter: TracedState?
     /// The reducer's refusal, as written by `String(describing:)`; nil when the action was applied.
     public let refusal: String?
     /// The input whose work this step was (`TapCause`), if any.
     public var cause: Int? = TapRecorder.currentCause
 
+    public init(
+        store: String, instance: Int, at: Duration, date: Date, origin: Origin, action: any Traceable,
+        before: any Traceable, after: (any Traceable)?, refusal: String?
+    ) {
+        self.init(
+            store: store, instance: instance, at: at, date: date, origin: origin, action: action,
+            kept: TracedState(before), keptAfter: after.map { TracedState($0) }, refusal: refusal)
+    }
+
+    init(
+        store: String, instance: Int, at: Duration, date: Date, origin: Origin, action: any Traceable,
+        kept before: TracedState, keptAfter after: TracedState?, refusal: String?
+    ) {
+        self.store = store
+        self.instance = instance
+        self.at = at
+        self.date = date
+        self.origin = origin
+        self.action = action
+        keptBefore = before
+        keptAfter = after
+        self.refusal = refusal
+    }
+
     /// About how many bytes the step keeps alive: what the trace budgets count.
     public var bytes: Int {
-        TraceWeight.value + action.traceBytes + before.traceBytes + (after?.traceBytes ?? 0)
+        TraceWeight.value + action.traceBytes + keptBefore.traceBytes + (keptAfter?.traceBytes ?? 0)
             + (refusal?.utf8.count ?? 0)
     }
 }
@@ -46,9 +73,9 @@ public struct TraceStep: Sendable {
 public struct StoreTrace<State: Sendable, Action: Sendable>: Sendable {
     let recorder: TapRecorder
     /// The state as a step keeps it: redacted, in a box of its own.
-    private let keep: @Sendable (State) -> any Traceable
+    private let keep: @Sendable (State) -> TracedState
     private let makeStep:
-        @Sendable (TraceStep.Origin, Action, any Traceable, (any Traceable)?, String?, Duration, Date) -> TraceStep
+        @Sendable (TraceStep.Origin, Action, TracedState, TracedState?, String?, Duration, Date) -> TraceStep
 
     /// The state a store's last kept step led to, as the step keeps it, at the store's revision
     /// then. The next step's state before is that same state when the revision says so, and the
@@ -56,7 +83,7 @@ public struct StoreTrace<State: Sendable, Action: Sendable>: Sendable {
     /// last steps (the flight recorder), so this halves what a change keeps. The store holds it.
     public struct Kept: Sendable {
         let revision: UInt64
-        let state: any Traceable
+        let state: TracedState
     }
 
     /// Records a step if the recorder keeps steps now, recording or as a flight recorder
@@ -79,11 +106,11 @@ extension StoreTrace where State: Traceable, Action: Traceable {
     public init(_ recorder: TapRecorder, store: String) {
         self.recorder = recorder
         let instance = recorder.nextInstance()
-        keep = { $0.redacted }
+        keep = { TracedState($0.redacted) }
         makeStep = { origin, action, before, after, refusal, at, date in
             TraceStep(
                 store: store, instance: instance, at: at, date: date, origin: origin, action: action.redacted,
-                before: before, after: after, refusal: refusal)
+                kept: before, keptAfter: after, refusal: refusal)
         }
     }
 }

@@ -116,11 +116,11 @@ extension TraceStep: Codable {
                 CodingKeys.before,
                 .init(codingPath: container.codingPath, debugDescription: "A step needs its state before."))
         }
-        self.before = before
-        after = try values.state(container, .after)
+        keptBefore = TracedState(before)
+        keptAfter = try values.state(container, .after).map { TracedState($0) }
         refusal = try container.decodeIfPresent(String.self, forKey: .refusal)
         cause = try container.decodeIfPresent(Int.self, forKey: .cause)
-        guard (after == nil) != (refusal == nil) else {
+        guard (keptAfter == nil) != (refusal == nil) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .after, in: container, debugDescription: "A step has either a state after or a refusal.")
         }
