@@ -6,7 +6,8 @@ import Testing
 /// since at ten thousand sessions each byte here is tens of kilobytes of the server's memory.
 struct SessionFootprintTests {
     @Test func aSessionsSnapshotAndOutputKeepTheirCheckoutOutOfLine() {
-        #expect(MemoryLayout<SessionSnapshot>.size <= 160)
+        #expect(MemoryLayout<SessionSnapshot>.size <= 112)
+        #expect(MemoryLayout<CartState>.size <= 40)
         #expect(MemoryLayout<SessionOutput>.size <= 320)
         #expect(MemoryLayout<CheckoutSnapshot>.size > 300, "the part kept out of line is the large one")
     }

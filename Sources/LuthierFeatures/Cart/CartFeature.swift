@@ -80,7 +80,9 @@ public struct CartFeature: Reducer {
 /// it (so that an order is never taken out twice, even after a restart).
 public struct CartState: Hashable, Sendable, Codable {
     public var cart: Cart
-    public var discount: DiscountCode?
+    /// Out of line: most carts carry no code, and the state is kept by every session's store, its
+    /// output and each step its flight recorder keeps.
+    @OutOfLine public var discount: DiscountCode?
     public var settledCheckoutID: String?
 
     public init(cart: Cart = .empty, discount: DiscountCode? = nil, settledCheckoutID: String? = nil) {

@@ -17,7 +17,8 @@ public struct SessionSnapshot: Hashable, Sendable, Codable {
     public var analyticsKey: String
     public var guitar: Guitar
     public var cart: Cart
-    public var discount: DiscountCode?
+    /// Out of line, as the cart's own code is.
+    @OutOfLine public var discount: DiscountCode?
     /// Out of line: most sessions never check out, and every session keeps its snapshot as
     /// stored (469 bytes inline with the checkout, 133 without).
     @OutOfLine public var checkout: CheckoutSnapshot?
