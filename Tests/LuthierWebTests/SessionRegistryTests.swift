@@ -305,6 +305,14 @@ struct SessionRegistryTests {
         #expect(SessionID(cookieValue: cookie) == nil)
     }
 
+    @Test func anIDsBytesAreItsDigitsInTheCookiesOrder() throws {
+        let bytes = (0..<32).map { UInt8($0 * 8 + 1) }
+        let id = try #require(SessionID(secretBytes: bytes))
+        #expect(id.cookieValue == bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+        #expect(id.secretBytes == bytes)
+        #expect(SessionID(secretBytes: Array(bytes.prefix(31))) == nil)
+    }
+
     @Test func anIDIsItsBitsInline() {
         #expect(MemoryLayout<SessionID>.size == 32)
         #expect(SessionID.random() != SessionID.random())

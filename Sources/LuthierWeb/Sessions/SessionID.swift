@@ -54,6 +54,22 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible, CustomDebu
         self.init(words[0], words[1], words[2], words[3])
     }
 
+    /// An id of exactly these 32 bytes, in the order the cookie spells them (the issuer's random
+    /// half and its signature); nil for any other count.
+    init?(secretBytes bytes: [UInt8]) {
+        guard bytes.count == 32 else { return nil }
+        func word(at start: Int) -> UInt64 { bytes[start..<start + 8].reduce(0) { $0 << 8 | UInt64($1) } }
+        self.init(word(at: 0), word(at: 8), word(at: 16), word(at: 24))
+    }
+
+    /// The secret as its 32 bytes, in the cookie's order: what the issuer signs and checks,
+    /// without spelling the id out in hex and reading it back.
+    var secretBytes: [UInt8] {
+        [first, second, third, fourth].flatMap { word in
+            stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) }
+        }
+    }
+
     /// A fresh id. `SystemRandomNumberGenerator` reads the kernel's CSPRNG (getrandom) on Linux.
     public static func random() -> SessionID {
         var generator = SystemRandomNumberGenerator()

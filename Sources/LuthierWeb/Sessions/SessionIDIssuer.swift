@@ -24,19 +24,13 @@ struct SessionIDIssuer: Sendable {
         var generator = SystemRandomNumberGenerator()
         var random = [UInt8](repeating: 0, count: 16)
         for index in random.indices { random[index] = UInt8.random(in: .min ... .max, using: &generator) }
-        let bytes = random + signature(of: random)
-        let hex = bytes.map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-        // Always 64 lowercase hex digits, so the id parses; `?? .random()` is never taken.
-        return SessionID(cookieValue: hex) ?? .random()
+        // Always 32 bytes, so `?? .random()` is never taken.
+        return SessionID(secretBytes: random + signature(of: random)) ?? .random()
     }
 
     /// Whether this process issued `id`.
     func issued(_ id: SessionID) -> Bool {
-        let bytes = Self.bytes(ofHex: id.cookieValue)
-        guard bytes.count == 32 else { return false }
+        let bytes = id.secretBytes
         let expected = signature(of: Array(bytes[0..<16]))
         // Constant time: how many leading bytes matched must not show in the timing.
         var difference: UInt8 = 0
@@ -46,26 +40,5 @@ struct SessionIDIssuer: Sendable {
 
     private func signature(of random: [UInt8]) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: random, using: SymmetricKey(data: key))).prefix(16).map { $0 }
-    }
-
-    private static func bytes(ofHex hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        var high: UInt8?
-        for unit in hex.utf8 {
-            let value: UInt8
-            switch unit {
-            case 48...57: value = unit - 48
-            case 97...102: value = unit - 87
-            default: return []
-            }
-            if let first = high {
-                bytes.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        return bytes
     }
 }
