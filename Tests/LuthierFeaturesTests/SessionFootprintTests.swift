@@ -22,8 +22,11 @@ struct SessionFootprintTests {
     @Test func aKeptStepHoldsItsStatesByReference() {
         // Each session's flight recorder keeps its last steps inline; a state is one reference,
         // shared by a step's state after and the next step's before.
-        #expect(MemoryLayout<TracedState>.size == 16)
-        #expect(MemoryLayout<TraceStep>.size <= 176, "\(MemoryLayout<TraceStep>.size)")
+        #expect(MemoryLayout<TracedState>.size == 8)
+        #expect(MemoryLayout<TracedState?>.size == 8)
+        // The action's container (40 bytes), the state before, the state after or the refusal,
+        // the store's short name, two times, three 32-bit counts and the origin.
+        #expect(MemoryLayout<TraceStep>.stride <= 104, "\(MemoryLayout<TraceStep>.stride)")
     }
 
     @Test func theEnvironmentsEffectsAreSharedByEveryCopy() {

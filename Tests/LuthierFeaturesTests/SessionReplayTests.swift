@@ -196,6 +196,35 @@ import Testing
         let empty = try SessionTrace(json: Data(#"{"format": 1, "discounts": [], "dropped": 0, "steps": []}"#.utf8))
         #expect(try SessionReplay.live.replay(empty) == .identical(steps: 0, stores: [], gaps: 0))
     }
+
+    @Test(
+        "a step whose number, cause, instance or time does not fit what a kept step holds is refused, naming the field",
+        arguments: [
+            ("number", -1), ("number", 1 << 32), ("cause", 1 << 40), ("instance", -2), ("at", -5), ("at", Int.max),
+        ])
+    func refusedCounts(field: String, value: Int) throws {
+        var step = TraceStep(
+            store: BuildFeature.traceName, instance: 1, at: .milliseconds(1_500), date: LuthierEnvironment.testNow,
+            origin: .input, action: BuildAction.startOver, before: BuildState(guitar: .standard),
+            after: BuildState(guitar: .standard), refusal: nil)
+        step.number = 3
+        step.cause = 2
+        let written = try SessionTrace(steps: [step], shopCodes: []).json()
+        let read = try SessionTrace(json: written).steps[0]
+        #expect(read.number == 3 && read.cause == 2 && read.at == .milliseconds(1_500))
+
+        let text = String(decoding: written, as: UTF8.self)
+        let changedText = text.replacingOccurrences(
+            of: #""\#(field)" : [0-9]+"#, with: "\"\(field)\" : \(value)", options: .regularExpression)
+        #expect(changedText != text)
+        let changed = Data(changedText.utf8)
+        let error = try #require(throws: DecodingError.self) { try SessionTrace(json: changed) }
+        guard case .dataCorrupted(let context) = error else {
+            Issue.record("not a sentence about the value: \(error)")
+            return
+        }
+        #expect(context.debugDescription.hasPrefix("\(field) must be"), "\(context.debugDescription)")
+    }
 }
 
 /// The builder with a bug: a change's colour is ignored.

@@ -99,31 +99,54 @@ extension TraceStep: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        store = try container.decode(String.self, forKey: .store)
+        let store = try container.decode(String.self, forKey: .store)
         guard let values = Self.stores[store] else {
             throw DecodingError.dataCorruptedError(
                 forKey: .store, in: container,
                 debugDescription: "store must be one of \(Self.stores.keys.sorted().joined(separator: ", ")).")
         }
-        number = try container.decode(Int.self, forKey: .number)
-        instance = try container.decode(Int.self, forKey: .instance)
-        at = .milliseconds(try container.decode(Int64.self, forKey: .at))
-        date = try container.decode(Date.self, forKey: .date)
-        origin = try container.decode(Origin.self, forKey: .origin)
-        action = try values.action(container)
+        let number = try Self.count(container.decode(Int.self, forKey: .number), .number, in: container)
+        let instance = try Self.count(container.decode(Int.self, forKey: .instance), .instance, in: container)
+        let at = try container.decode(Int64.self, forKey: .at)
+        // A step kept in memory holds its time in nanoseconds (64 bits: 292 years).
+        guard (0...Int64.max / 1_000_000).contains(at) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .at, in: container,
+                debugDescription: "at must be milliseconds from 0 to \(Int64.max / 1_000_000).")
+        }
+        let date = try container.decode(Date.self, forKey: .date)
+        let origin = try container.decode(Origin.self, forKey: .origin)
+        let action = try values.action(container)
         guard let before = try values.state(container, .before) else {
             throw DecodingError.keyNotFound(
                 CodingKeys.before,
                 .init(codingPath: container.codingPath, debugDescription: "A step needs its state before."))
         }
-        keptBefore = TracedState(before)
-        keptAfter = try values.state(container, .after).map { TracedState($0) }
-        refusal = try container.decodeIfPresent(String.self, forKey: .refusal)
-        cause = try container.decodeIfPresent(Int.self, forKey: .cause)
-        guard (keptAfter == nil) != (refusal == nil) else {
+        let after = try values.state(container, .after)
+        let refusal = try container.decodeIfPresent(String.self, forKey: .refusal)
+        let cause = try container.decodeIfPresent(Int.self, forKey: .cause).map {
+            try Self.count($0, .cause, in: container)
+        }
+        guard (after == nil) != (refusal == nil) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .after, in: container, debugDescription: "A step has either a state after or a refusal.")
         }
+        self.init(
+            store: store, instance: instance, at: .milliseconds(at), date: date, origin: origin, action: action,
+            kept: TracedState(before), keptAfter: after.map { TracedState($0) }, refusal: refusal)
+        self.number = number
+        self.cause = cause
+    }
+
+    /// A step's number, cause or store instance: counted from 1 in its session, and kept in 32 bits.
+    private static func count(_ value: Int, _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws
+        -> Int
+    {
+        guard (0...Int(UInt32.max)).contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(key.stringValue) must be from 0 to \(UInt32.max).")
+        }
+        return value
     }
 
     public func encode(to encoder: any Encoder) throws {
