@@ -358,7 +358,14 @@ final class LoadRun: Sendable {
                     if chosen == nil { try? await Task.sleep(for: .milliseconds(1)) }
                 }
                 guard let chosen else {
-                    report.fail(phase, "phase timeout: every session still waiting for a patch")
+                    // The loop ends only at the deadline: either every session was still
+                    // waiting for its patch, or the run asks more time than a phase is given.
+                    let planned = Report.number(Double(changes ?? settings.changes) * interval, 0)
+                    report.fail(
+                        phase,
+                        "phase timeout after \(index) of \(changes ?? settings.changes) changes: the run is planned"
+                            + " to take \(planned) s against --phase-timeout \(Report.number(phaseTimeout, 0)) s,"
+                            + " or every session was still waiting for a patch")
                     break
                 }
                 cursor = (chosen + 1) % sessions.count
