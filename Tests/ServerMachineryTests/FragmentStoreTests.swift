@@ -12,6 +12,33 @@ struct FragmentStoreTests {
         FragmentStore(initial: targets.map { Fragment(target: $0, html: "\($0) v0") })
     }
 
+    @Test("a producer that held back a change publishes it before any read sees the store")
+    func everyReadLetsTheProducerCatchUp() {
+        // The producer's held-back change: published by the hook, before the read looks.
+        let heldBack = Mutex<String?>(nil)
+        let store = FragmentStore(
+            initial: [Fragment(target: "board", html: "empty")],
+            beforeRead: { store in
+                guard
+                    let html = heldBack.withLock({ held in
+                        defer { held = nil }; return held
+                    })
+                else { return }
+                store.publish([Fragment(target: "board", html: html)])
+            })
+        let start = store.changes(since: 0).version
+        let reads: [(String, (FragmentStore) -> String?)] = [
+            ("html(of:)", { $0.html(of: "board") }),
+            ("changes(since:)", { $0.changes(since: start).fragments.first?.html }),
+            ("patchEvent(since:)", { $0.patchEvent(since: start).patch.map { String(buffer: $0) } }),
+            ("version", { $0.version > start ? $0.html(of: "board") : nil }),
+        ]
+        for (index, (name, read)) in reads.enumerated() {
+            heldBack.withLock { $0 = "order \(index)" }
+            #expect(read(store)?.contains("order \(index)") == true, "\(name) read the store behind")
+        }
+    }
+
     @Test("a reader that never read owes at most one fragment per target, at the newest HTML")
     func slowReaderConflation() {
         let store = Self.initialStore()

@@ -74,6 +74,9 @@ public final class FragmentStore: ConditionWatched {
     /// Time on the server's clock, for how long a published change takes to reach each stream;
     /// one shared by every session's store (nil: not measured).
     private let stopwatch: (@Sendable () -> Duration)?
+    /// Called before every read, outside the store's lock, for a store whose producer renders
+    /// only while someone follows it: it publishes here what it held back (nil: nothing held).
+    private let beforeRead: (@Sendable (FragmentStore) -> Void)?
 
     /// - Parameters:
     ///   - navigation: where pages of this store should be, for a reconnecting page whose own
@@ -81,13 +84,20 @@ public final class FragmentStore: ConditionWatched {
     ///   - epoch: the store's epoch; random by default (tests choose one).
     ///   - stopwatch: the time on the server's clock, to measure how long a change takes to reach
     ///     each stream (`sinceNewestPublish`).
+    ///   - beforeRead: called before each read of the store (a stream's, a page's), outside its
+    ///     lock: a producer that skips rendering while nobody follows (`subscriberCount` is 0)
+    ///     publishes what it skipped here, so that a reader never sees it behind. A producer
+    ///     that skips must note it is behind before it looks at `subscriberCount`, and a stream
+    ///     registers its waker before its first read: one of the two then catches the change.
     ///   - announcements: how a change of each announced target is told, written into every patch
     ///     that carries it (one dictionary shared by every store of a table).
     public init(
         initial fragments: [Fragment] = [], navigation: String? = nil, epoch: UInt32? = nil,
-        announcements: [String: FragmentAnnouncement] = [:], stopwatch: (@Sendable () -> Duration)? = nil
+        announcements: [String: FragmentAnnouncement] = [:], stopwatch: (@Sendable () -> Duration)? = nil,
+        beforeRead: (@Sendable (FragmentStore) -> Void)? = nil
     ) {
         self.stopwatch = stopwatch
+        self.beforeRead = beforeRead
         self.announcements = announcements
         let epoch = epoch ?? UInt32.random(in: 1...UInt32(1 << 20))
         base = Int(epoch) << 32
@@ -113,7 +123,10 @@ public final class FragmentStore: ConditionWatched {
     public var navigation: String? { state.withLock { $0.navigation?.location } }
 
     /// The version of the latest change.
-    public var version: Int { state.withLock { $0.version } }
+    public var version: Int {
+        beforeRead?(self)
+        return state.withLock { $0.version }
+    }
 
     /// Whether the store has ended (its session is gone): no stream can follow it any more.
     public var isFinished: Bool { state.withLock { $0.isFinished } }
@@ -174,7 +187,8 @@ public final class FragmentStore: ConditionWatched {
     /// The HTML of `target` as last published: what a page drawn now shows for it, the same
     /// bytes a stream opened now starts with.
     public func html(of target: String) -> String? {
-        state.withLock { state in state.entries.first { $0.target == target }?.html }
+        beforeRead?(self)
+        return state.withLock { state in state.entries.first { $0.target == target }?.html }
     }
 
     /// The fragments changed after `version` (all of them for 0), in page order, and the version
@@ -187,7 +201,8 @@ public final class FragmentStore: ConditionWatched {
     /// As `changes(since:)`, plus a navigation published after `version` (never for a new stream,
     /// which asks with version 0).
     public func changesAndNavigation(since version: Int) -> (version: Int, fragments: [Fragment], navigate: String?) {
-        state.withLock { state in
+        beforeRead?(self)
+        return state.withLock { state in
             let fragments = state.fragments(since: version)
             var navigate: String?
             if version > 0, let navigation = state.navigation, navigation.version > version {
@@ -208,6 +223,7 @@ public final class FragmentStore: ConditionWatched {
 
     /// As `patchEvent(since:)`, with the event as the streams share it (and its compression).
     package func patch(since version: Int) -> (version: Int, patch: EncodedPatch?, navigate: String?) {
+        beforeRead?(self)
         let (current, cached, fragments, navigate, note) = state.withLock { state in
             var navigate: String?
             if version > 0, let navigation = state.navigation, navigation.version > version {

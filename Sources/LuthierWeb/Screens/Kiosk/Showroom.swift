@@ -12,9 +12,10 @@ public final class Showroom: Sendable {
     /// The kiosk page's fragments, shared by every kiosk stream (conflated like a session's).
     public let kioskFragments: FragmentStore
     private let renderer: PageRenderer
-    /// The output `kioskFragments` was first rendered from: the renderer diffs against it first,
-    /// so that a change made before the renderer starts (the floor's first load) is not lost.
-    private let renderedOutput: KioskOutput
+    /// The kiosk's part of `kioskFragments`, rendered while a kiosk follows (or when read).
+    let kiosk: KioskRendering
+    /// The output the journal's panel was first rendered from: the renderer diffs against it
+    /// first, so that a change made before the renderer starts is not lost.
     private let renderedJournal: JournalOutput
 
     /// Where the floor and the feed record their streams, for the shop's inspector.
@@ -28,16 +29,19 @@ public final class Showroom: Sendable {
         self.feed = feed
         self.journal = journal
         self.renderer = renderer
-        renderedOutput = feed.currentOutput
+        let kiosk = KioskRendering(feed: feed, renderer: renderer)
+        self.kiosk = kiosk
         renderedJournal = journal.currentOutput
         kioskFragments = FragmentStore(
-            initial: KioskFragments.table.all(renderedOutput, renderer: renderer)
-                + JournalFragments.table.all(renderedJournal, renderer: renderer))
+            initial: kiosk.initialFragments() + JournalFragments.table.all(renderedJournal, renderer: renderer),
+            beforeRead: { kiosk.catchUp($0) })
     }
 
-    /// Renders each kiosk output's changed fragments once, for every kiosk stream.
+    /// Renders each kiosk output's changed fragments once, for every kiosk stream, while one
+    /// follows (`KioskRendering`). A change made before this starts (the floor's first load) is
+    /// rendered from the output the fragments were first rendered from.
     func renderKiosk() async {
-        await render(feed.outputs(), from: renderedOutput, with: KioskFragments.table)
+        for await _ in feed.outputs() { kiosk.feedChanged(on: kioskFragments) }
     }
 
     /// Renders each journal output's changed panel once, into the same fragments: the kiosk's
