@@ -24,6 +24,10 @@ public struct ScarceWoodRule: Hashable, Sendable {
     /// No wood is ever scarce.
     public static let off = ScarceWoodRule(scarceAt: 0, perOrder: .max, perCustomer: .max, window: .seconds(86_400))
 
+    /// Whether any stock makes a wood scarce: not for `off` (`scarceAt` 0), whose orders need
+    /// no look at the stock.
+    public var canMakeAWoodScarce: Bool { scarceAt > 0 }
+
     /// The needs of `needs` on woods scarce in `stock` (in stock, but `scarceAt` pieces or fewer).
     public func scarceNeeds(_ needs: [WoodNeed], stock: [StockedWood: Int]) -> [WoodNeed] {
         needs.filter { need in

@@ -17,6 +17,7 @@ import Testing
         // Black Limba is out: the order is unavailable, which is another refusal.
         #expect(Self.rule.scarceNeeds(needs, stock: Self.stock).map(\.wood) == [.body(.koa), .fretboard(.ebony)])
         #expect(ScarceWoodRule.off.scarceNeeds(needs, stock: Self.stock).isEmpty)
+        #expect(!ScarceWoodRule.off.canMakeAWoodScarce && Self.rule.canMakeAWoodScarce)
     }
 
     @Test func anOrderTakingMoreThanItsShareOfAScarceWoodIsRefusedNamingTheWoodAndTheLimit() {

@@ -1,4 +1,7 @@
 import LuthierDomain
+import LuthierFeatures
+import LuthierLive
+import Synchronization
 import Testing
 
 @testable import LuthierWeb
@@ -24,6 +27,28 @@ struct ScarceWoodTests {
         }
         try #require(try await app.scriptPost("/cart/checkout", form: "", cookie: cookie).status == 204)
         return cookie
+    }
+
+    @Test("with no wood ever scarce, an order reads no stock for the rule: a statement saved on every order")
+    func anOrderWithTheRuleOffReadsNoStock() async throws {
+        let shop = try TestShop(gated: false)
+        let live = WorkshopAdminClient.live(store: shop.store)
+        let reads = Mutex(0)
+        var admin = live
+        admin.inStock = {
+            reads.withLock { $0 += 1 }
+            return try await live.inStock()
+        }
+        try await TestApp.run(
+            configure: { $0.scarceWoods = .off }, environment: shop.environment(clock:), admin: admin
+        ) { app in
+            let cookie = try await Self.cartCheckedOut(app, ["body=koa"], quantity: 1)
+            let before = reads.withLock { $0 }
+            let placed = try await app.scriptPost("/checkout/order", form: "", cookie: cookie)
+            #expect(placed.status == 204, "\(placed)")
+            #expect(try await shop.store.openOrderCount() == 1)
+            #expect(reads.withLock { $0 } == before)
+        }
     }
 
     @Test("one order sweeping the scarce woods is refused with 422 naming the wood and the limit; nothing is taken")

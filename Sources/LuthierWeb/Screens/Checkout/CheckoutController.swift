@@ -169,7 +169,7 @@ struct CheckoutController: Sendable {
     private func takeScarceWoods(
         of model: CheckoutViewModel, session: Session, client: String
     ) async throws -> ScarceWoodLimits.Taken? {
-        guard let stock = try? await stock() else { return nil }
+        guard scarceWoods.rule.canMakeAWoodScarce, let stock = try? await stock() else { return nil }
         let needs = WoodNeed.of(model.checkout.cartLines)
         if let refusal = scarceWoods.rule.refusal(ordering: needs, stock: stock) {
             throw UserFacingError(.unprocessableContent, refusal)
