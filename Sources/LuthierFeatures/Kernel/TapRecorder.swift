@@ -181,13 +181,13 @@ public final class TapRecorder: Sendable {
     public var isRecording: Bool {
         if log != nil || watchers.load(ordering: .relaxed) > 0 { return true }
         let end = leaseEnd.load(ordering: .relaxed)
-        return end > 0 && Self.nanoseconds(start()) < end
+        return end > 0 && start().nanoseconds < end
     }
 
     /// Records for `duration` from now, without a watcher to stop it (a page without JavaScript
     /// that refreshes itself renews it each time).
     public func lease(for duration: Duration) {
-        let end = Self.nanoseconds(start() + duration)
+        let end = (start() + duration).nanoseconds
         var current = leaseEnd.load(ordering: .relaxed)
         while current < end {
             let (exchanged, original) = leaseEnd.compareExchange(
@@ -199,11 +199,6 @@ public final class TapRecorder: Sendable {
 
     /// The time since the recorder was made, on its clock.
     public var now: Duration { start() }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
 
     /// Whether a store's step is kept now: while recording, or always with a flight recorder.
     public var keepsSteps: Bool { flightCapacity > 0 || isRecording }

@@ -94,15 +94,10 @@ public struct TraceStep: Sendable {
         keptBefore = before
         outcome = after.map(Outcome.applied) ?? .refused(Refusal(refusal ?? ""))
         self.store = store
-        keptAt = Self.nanoseconds(at)
+        keptAt = at.nanoseconds
         self.date = date
         keptInstance = UInt32(clamping: instance)
         keptOrigin = origin
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
 
     /// About how many bytes the step keeps alive: what the trace budgets count.
