@@ -33,15 +33,22 @@ extension WorkshopStore {
     /// Saves of several sessions made at once are written together (``GroupCommit``): one
     /// statement and one commit for all, each answered once it is committed.
     ///
+    /// With `replacing`, the session stored under that key is deleted in the same statement (its
+    /// tombstone written whatever its revision stored): a session whose id an order replaced
+    /// moves to its new key in one write. Its new key is a fresh random one (256 bits), with
+    /// nothing stored under it to refuse the save.
+    ///
     /// The snapshot is stored as JSON with Foundation's default strategies: dates as the exact
     /// `Double` they hold, so they read back equal; rates as decimal text (`ExchangeRate`'s own
     /// coding), so 0.83 stays 0.83.
-    func saveSession(key: String, base: Int, snapshot: SessionSnapshot) async throws -> SessionSaveOutcome {
+    func saveSession(
+        key: String, base: Int, snapshot: SessionSnapshot, replacing: String? = nil
+    ) async throws -> SessionSaveOutcome {
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         return try await sessionSaves.commit(
             SessionSave(
                 key: key, base: base, revision: snapshot.revision, snapshot: text,
-                isWorthKeeping: snapshot.isWorthKeeping))
+                isWorthKeeping: snapshot.isWorthKeeping, replacing: replacing))
     }
 
     /// Writes `saves` in one statement: each row stored where the revision there is its base (the
@@ -54,17 +61,25 @@ extension WorkshopStore {
         _ saves: [SessionSave], on database: any SQLDatabase, now: @Sendable () -> Date
     ) async throws -> [SessionSaveOutcome] {
         var keys: Set<String> = []
-        if let repeated = saves.indices.first(where: { !keys.insert(saves[$0].key).inserted }) {
+        if let repeated = saves.indices.first(where: { index in
+            ([saves[index].key] + [saves[index].replacing].compactMap { $0 }).contains { !keys.insert($0).inserted }
+        }) {
             return try await write(Array(saves[..<repeated]), on: database, now: now)
                 + write(Array(saves[repeated...]), on: database, now: now)
         }
         let time = milliseconds(now())
+        let tombstones = saves.compactMap(\.replacing)
         let rows = SQLStatement.joined(
             saves.map { save in
                 "(\(save.key), \(save.revision), \(save.snapshot), \(time), \(time), \(save.isWorthKeeping))"
-            }, separator: ", ")
+            }
+                + tombstones.map { key in
+                    "(\(key), \(Int64.max), \(Self.tombstone), \(time), \(time), \(false))"
+                }, separator: ", ")
+        // A tombstone is written over any revision: `sessions.revision` is its own base.
         let bases = SQLStatement.joined(
-            saves.map { save in "WHEN \(save.key) THEN \(save.base)" }, separator: " ")
+            saves.map { save in "WHEN \(save.key) THEN \(save.base)" }
+                + tombstones.map { key in "WHEN \(key) THEN sessions.revision" }, separator: " ")
         let stored = try await database.write(
             """
             INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
@@ -141,6 +156,8 @@ struct SessionSave: Sendable {
     /// The snapshot's JSON.
     let snapshot: String
     let isWorthKeeping: Bool
+    /// The key the session was stored under before its id was replaced: deleted with this save.
+    var replacing: String? = nil
 }
 
 extension StoredSessionRevision {

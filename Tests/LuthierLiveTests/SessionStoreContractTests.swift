@@ -14,6 +14,15 @@ struct SessionStoreContractTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static let day: TimeInterval = 24 * 3_600
 
+    /// A save of a snapshot whose analytics key is `key`, as the group commit writes it.
+    static func save(_ key: String, base: Int, revision: Int, replacing: String? = nil) throws -> SessionSave {
+        let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: key, revision: revision)
+        return SessionSave(
+            key: key, base: base, revision: revision,
+            snapshot: String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self),
+            isWorthKeeping: true, replacing: replacing)
+    }
+
     @Test("a full session reads back exactly as saved", arguments: StoreBackend.all)
     func readsBackExactly(backend: StoreBackend) async throws {
         let snapshot = try SessionStoreLiveTests.fullSnapshot()
@@ -52,32 +61,25 @@ struct SessionStoreContractTests {
             let store = clients.store
             let stored = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
             #expect(try await clients.sessions.save("old", 0, stored) == .saved)
-            func save(_ key: String, base: Int, revision: Int) throws -> SessionSave {
-                let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: key, revision: revision)
-                return SessionSave(
-                    key: key, base: base, revision: revision,
-                    snapshot: String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self),
-                    isWorthKeeping: true)
-            }
             // A new session, one over the revision stored, and one whose key holds nothing yet
             // (stored whatever its writer saw, as a lone save is).
             let outcomes = try await WorkshopStore.write(
                 [
-                    try save("new", base: 0, revision: 1), try save("old", base: 1, revision: 2),
-                    try save("elsewhere", base: 4, revision: 5),
+                    try Self.save("new", base: 0, revision: 1), try Self.save("old", base: 1, revision: 2),
+                    try Self.save("elsewhere", base: 4, revision: 5),
                 ],
                 on: store.database, now: store.now)
             #expect(outcomes == [.saved, .saved, .saved])
             // One over a revision no longer stored, beside one over the revision stored.
             let again = try await WorkshopStore.write(
-                [try save("old", base: 1, revision: 3), try save("new", base: 1, revision: 2)],
+                [try Self.save("old", base: 1, revision: 3), try Self.save("new", base: 1, revision: 2)],
                 on: store.database, now: store.now)
             #expect(again == [.conflict, .saved])
             // One key twice (never from one session, which saves in its turn): one after the other.
             let twice = try await WorkshopStore.write(
                 [
-                    try save("new", base: 2, revision: 3), try save("other", base: 0, revision: 1),
-                    try save("new", base: 3, revision: 4),
+                    try Self.save("new", base: 2, revision: 3), try Self.save("other", base: 0, revision: 1),
+                    try Self.save("new", base: 3, revision: 4),
                 ],
                 on: store.database, now: store.now)
             #expect(twice == [.saved, .saved, .saved])
@@ -122,6 +124,38 @@ struct SessionStoreContractTests {
             #expect(try await sessions.save("old-id", 5, later) == .conflict)
             #expect(try await sessions.save("old-id", 0, later) == .conflict)
             #expect(try await sessions.load("old-id") == nil)
+        }
+    }
+
+    @Test(
+        "a session moved to a new key is stored there and deleted under the old in one statement, beside other saves",
+        arguments: StoreBackend.all)
+    func replacedInOneWrite(backend: StoreBackend) async throws {
+        try await backend.with { clients throws in
+            let sessions = clients.sessions
+            let ordered = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .sky), revision: 7)
+            #expect(try await sessions.save("old-id", 0, ordered) == .saved)
+            let moved = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .sky), revision: 1)
+            #expect(try await sessions.replace("old-id", "new-id", moved) == .saved)
+            #expect(try await sessions.load("old-id") == nil)
+            #expect(try await sessions.load("new-id") == moved)
+            // A save of the old id still in flight cannot bring it back.
+            #expect(try await sessions.save("old-id", 7, ordered) == .conflict)
+            #expect(try await sessions.load("old-id") == nil)
+
+            // In one statement with another session's save, each as it would be alone.
+            let store = clients.store
+            #expect(try await sessions.save("other", 0, ordered) == .saved)
+            let outcomes = try await WorkshopStore.write(
+                [
+                    try Self.save("other", base: 7, revision: 8),
+                    try Self.save("newer-id", base: 0, revision: 1, replacing: "new-id"),
+                ],
+                on: store.database, now: store.now)
+            #expect(outcomes == [.saved, .saved])
+            #expect(try await sessions.load("new-id") == nil)
+            #expect(try await sessions.load("newer-id")?.analyticsKey == "newer-id")
+            #expect(try await sessions.load("other")?.revision == 8)
         }
     }
 

@@ -201,6 +201,27 @@ struct SessionRegistryTests {
         registry.closeAll()
     }
 
+    @Test("an order's new id is stored and the old one deleted in one write")
+    func rotationIsOneWrite() async throws {
+        let store = MemorySessionStore()
+        let registry = try await Self.registry(sessions: store)
+        let session = try registry.createSession()
+        await session.build.send(.change(GuitarChange(color: .sky)))
+        try await session.save()
+        let old = session.id
+        let writes = store.writes
+        let new = try await registry.rotate(session, once: "an order")
+        #expect(store.writes == writes + 1)
+        #expect(store.rows[old.storageKey] == nil)
+        #expect(store.rows[new.storageKey]?.snapshot.guitar.color == .sky)
+        registry.closeAll()
+        // Another instance (or a restart) knows the new id only.
+        let other = try await Self.registry(sessions: store)
+        #expect(try await other.session(forCookie: old.cookieValue) == nil)
+        #expect(try await other.session(forCookie: new.cookieValue) != nil)
+        other.closeAll()
+    }
+
     @Test("the store is keyed by the SHA-256 of the id, never the cookie value itself")
     func storageKey() async throws {
         let store = MemorySessionStore()

@@ -19,6 +19,12 @@ public struct SessionStore: Sendable {
         @Sendable (_ key: String, _ base: Int, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
     /// Deletes the session stored under `key` (its id was replaced: the old one must stop working).
     public var delete: @Sendable (_ key: String) async throws -> Void
+    /// Stores `snapshot` under `key`, where nothing is stored yet, and deletes the session stored
+    /// under `old`, as one write: both or neither. A session whose id an order replaced saves so,
+    /// so that the new id never works beside the old one, and the old never outlives the new one
+    /// unsaved. `.conflict` (nothing changed) if something is stored under `key` already.
+    public var replace:
+        @Sendable (_ old: String, _ key: String, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
     /// Deletes every session last used before `before`, and those not worth keeping
     /// (`SessionSnapshot.isWorthKeeping`) last used before `leftoverBefore`; says how many went.
     public var deleteUnused: @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int
@@ -51,12 +57,25 @@ public struct SessionStore: Sendable {
             @escaping @Sendable (_ key: String, _ base: Int, _ snapshot: SessionSnapshot) async throws ->
             SessionSaveOutcome,
         delete: @escaping @Sendable (_ key: String) async throws -> Void,
+        replace:
+            (
+                @Sendable (_ old: String, _ key: String, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
+            )? =
+            nil,
         deleteUnused: @escaping @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int,
         sharing: Sharing? = nil
     ) {
         self.load = load
         self.save = save
         self.delete = delete
+        // A store that cannot write both at once saves, then deletes: the old id may then outlive
+        // a failed deletion, to expire as a leftover.
+        self.replace =
+            replace ?? { old, key, snapshot in
+                let outcome = try await save(key, 0, snapshot)
+                if outcome == .saved { try await delete(old) }
+                return outcome
+            }
         self.deleteUnused = deleteUnused
         self.sharing = sharing
     }
@@ -78,6 +97,7 @@ extension SessionStore {
             load: { _ in throw unexpected("SessionStore.load", report) },
             save: { _, _, _ in throw unexpected("SessionStore.save", report) },
             delete: { _ in throw unexpected("SessionStore.delete", report) },
+            replace: { _, _, _ in throw unexpected("SessionStore.replace", report) },
             deleteUnused: { _, _ in throw unexpected("SessionStore.deleteUnused", report) }
         )
     }

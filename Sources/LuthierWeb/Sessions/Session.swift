@@ -202,11 +202,16 @@ public final class Session: Sendable {
     /// Saves the session as it is now, in its turn: after a change nobody posted (a rate arriving,
     /// an order confirmed), and under a new id. Throws a `SaveFailure`; a checkout that arrived
     /// or ended and waited for this save is then undone, never shown.
-    func save() async throws {
+    ///
+    /// With `old`, the id the session had before its current one: its first save under the new id
+    /// deletes the old in the same write. Returns whether it did (false when that save was made
+    /// already, or there was nothing to save).
+    @discardableResult
+    func save(replacing old: SessionID? = nil) async throws -> Bool {
         await takeTurn()
         defer { endTurn() }
         do {
-            try await saveHoldingTurn(replaying: nil)
+            return try await saveHoldingTurn(replaying: nil, replacing: old)
         } catch {
             // Progress already shown (a rate) stays, for the next save to carry; a checkout that
             // waited for this save is undone.
@@ -243,9 +248,11 @@ public final class Session: Sendable {
     /// again. Without a replay, the stored session simply stands. A change made while the save
     /// was under way (an effect's answer) is stored too before the turn shows it. The caller holds
     /// the turn.
-    private func saveHoldingTurn(replaying replay: Change?) async throws {
+    @discardableResult
+    private func saveHoldingTurn(replaying replay: Change?, replacing old: SessionID? = nil) async throws -> Bool {
         var conflicts = 0
         var rounds = 0
+        var replacing = old
         while true {
             let current = shop
             // Read before the snapshot: the snapshot covers every change the mark counts.
@@ -260,7 +267,12 @@ public final class Session: Sendable {
             if let taken {
                 let outcome: SessionSaveOutcome
                 do {
-                    outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
+                    if let old = replacing, taken.base == 0 {
+                        outcome = try await factory.store.replace(old.storageKey, taken.id.storageKey, taken.snapshot)
+                        if outcome == .saved { replacing = nil }
+                    } else {
+                        outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
+                    }
                 } catch {
                     throw SaveFailure.unavailable(error)
                 }
@@ -278,7 +290,7 @@ public final class Session: Sendable {
                         throw SaveFailure.unavailable(error)
                     }
                     guard held else { throw SaveFailure.gone }
-                    guard let replay else { return }
+                    guard let replay else { return replacing == nil && old != nil }
                     try await replay(self)
                     continue
                 }
@@ -290,7 +302,9 @@ public final class Session: Sendable {
             }
             current.releaseHeldForSaving(through: mark)
             rounds += 1
-            guard current.changed(since: mark), rounds < Self.saveAttempts else { return }
+            guard current.changed(since: mark), rounds < Self.saveAttempts else {
+                return replacing == nil && old != nil
+            }
         }
     }
 

@@ -365,7 +365,7 @@ public final class SessionRegistry: Sendable {
     }
 
     /// Gives `session` a new id (after an order): saved under the new one, the old one deleted for
-    /// good, so a cookie value planted or seen before stops working. The session's state, streams
+    /// good in the same write, so a cookie value planted or seen before stops working. The session's state, streams
     /// and tabs carry on; the answer sets the new cookie. If the new id cannot be saved, the old
     /// one stays (the order stands either way) and the failure is thrown.
     ///
@@ -381,8 +381,9 @@ public final class SessionRegistry: Sendable {
         if followsElsewhere { storageKeys.withLock { $0[new.storageKey] = new } }
         let until = elapsed() + Self.rotationGrace
         retired.withLock { $0[old] = (session, until) }
+        let deleted: Bool
         do {
-            try await session.save()
+            deleted = try await session.save(replacing: old)
         } catch {
             session.replaceID(with: old, base: base)
             retired.withLock { $0[old] = nil }
@@ -392,7 +393,8 @@ public final class SessionRegistry: Sendable {
             }
             throw error
         }
-        try await environment.sessions.delete(old.storageKey)
+        // Saved already under the new id (a save outside this turn came first): deleted alone.
+        if !deleted { try await environment.sessions.delete(old.storageKey) }
         return new
     }
 

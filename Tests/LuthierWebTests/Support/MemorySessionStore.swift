@@ -14,6 +14,8 @@ final class MemorySessionStore: Sendable {
     private struct State {
         var rows: [String: Stored] = [:]
         var saves = 0
+        /// Saves, deletions and replacements: each one write to the store.
+        var writes = 0
         var loads = 0
         var failing = false
         var outrun = false
@@ -51,6 +53,8 @@ final class MemorySessionStore: Sendable {
 
     var saves: Int { state.withLock { $0.saves } }
 
+    var writes: Int { state.withLock { $0.writes } }
+
     var loads: Int { state.withLock { $0.loads } }
 
     /// Makes every call fail (a locked or full database) until called with false.
@@ -86,28 +90,25 @@ final class MemorySessionStore: Sendable {
             save: { key, base, snapshot in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
-                    state.saves += 1
-                    if state.deleted.contains(key) { return .conflict }
-                    if state.outrun, var stored = state.rows[key] {
-                        stored.revision += 1
-                        stored.snapshot.revision = stored.revision
-                        state.rows[key] = stored
-                        return .conflict
-                    }
-                    guard (state.rows[key]?.revision ?? 0) == base else { return .conflict }
-                    state.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot)
-                    let told = StoredSessionRevision(key: key, revision: snapshot.revision)
-                    for listener in state.listeners { listener.yield(.saved(told)) }
-                    return .saved
+                    state.writes += 1
+                    return Self.save(key, base: base, snapshot, in: &state)
                 }
             },
             delete: { key in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
-                    state.rows[key] = nil
-                    state.deleted.insert(key)
-                    let told = StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted)
-                    for listener in state.listeners { listener.yield(.saved(told)) }
+                    state.writes += 1
+                    Self.delete(key, in: &state)
+                }
+            },
+            // One write, as the live store's: both or neither.
+            replace: { old, key, snapshot in
+                try self.state.withLock { state in
+                    if state.failing { throw StoreDown() }
+                    state.writes += 1
+                    let outcome = Self.save(key, base: 0, snapshot, in: &state)
+                    if outcome == .saved { Self.delete(old, in: &state) }
+                    return outcome
                 }
             },
             deleteUnused: { _, _ in
@@ -118,5 +119,30 @@ final class MemorySessionStore: Sendable {
             },
             sharing: sharing
         )
+    }
+
+    private static func save(_ key: String, base: Int, _ snapshot: SessionSnapshot, in state: inout State)
+        -> SessionSaveOutcome
+    {
+        state.saves += 1
+        if state.deleted.contains(key) { return .conflict }
+        if state.outrun, var stored = state.rows[key] {
+            stored.revision += 1
+            stored.snapshot.revision = stored.revision
+            state.rows[key] = stored
+            return .conflict
+        }
+        guard (state.rows[key]?.revision ?? 0) == base else { return .conflict }
+        state.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot)
+        let told = StoredSessionRevision(key: key, revision: snapshot.revision)
+        for listener in state.listeners { listener.yield(.saved(told)) }
+        return .saved
+    }
+
+    private static func delete(_ key: String, in state: inout State) {
+        state.rows[key] = nil
+        state.deleted.insert(key)
+        let told = StoredSessionRevision(key: key, revision: StoredSessionRevision.deleted)
+        for listener in state.listeners { listener.yield(.saved(told)) }
     }
 }
