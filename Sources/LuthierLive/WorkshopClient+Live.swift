@@ -49,6 +49,16 @@ extension WorkshopClient {
             ordersInProgress: { try await store.ordersInProgress() },
             guitarsOrdered: { since in try await store.guitarsOrdered(since: since) }
         )
+        client.answersTogether = { lines in
+            // As long as the slowest of the three would take, asked at once.
+            async let availabilityWait: Void = latency.wait(SimulatedLatency.availability)
+            async let estimateWait: Void = latency.wait(SimulatedLatency.estimate)
+            async let shippingWait: Void = latency.wait(SimulatedLatency.shipping)
+            _ = try await (availabilityWait, estimateWait, shippingWait)
+            let (availability, estimate) = try await store.availabilityAndEstimate(for: lines)
+            return WorkshopAnswers(
+                availability: availability, estimate: estimate, shippingOptions: ShippingOption.standard)
+        }
         if let changesElsewhere { client.changesElsewhere = changesElsewhere }
         return client
     }

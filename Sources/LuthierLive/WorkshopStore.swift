@@ -80,8 +80,25 @@ public final class WorkshopStore: Sendable {
     /// order of nothing takes what the backlog alone takes.
     public func estimate(for lines: [CartLine]) async throws -> BuildEstimate {
         let rows = try await database.read(Self.backlogAndStock)
-        let openOrders = try rows.first { try $0["kind"] == Self.backlogKind }?["quantity"] ?? 0
+        return try estimate(for: lines, openOrders: Self.backlog(in: rows), stock: Self.stock(from: rows))
+    }
+
+    /// ``availability(for:)`` and ``estimate(for:)`` from one read of the stock and the backlog:
+    /// what a checkout asks, in one statement.
+    public func availabilityAndEstimate(for lines: [CartLine]) async throws -> ([Availability], BuildEstimate) {
+        let rows = try await database.read(Self.backlogAndStock)
         let stock = try Self.stock(from: rows)
+        return (
+            WoodNeed.availability(of: lines, stock: stock),
+            try estimate(for: lines, openOrders: Self.backlog(in: rows), stock: stock)
+        )
+    }
+
+    private static func backlog(in rows: [SQLRow]) throws -> Int {
+        try rows.first { try $0["kind"] == backlogKind }?["quantity"] ?? 0
+    }
+
+    private func estimate(for lines: [CartLine], openOrders: Int, stock: [StockedWood: Int]) throws -> BuildEstimate {
         var longest: BuildEstimate?
         var seen: Set<Guitar> = []
         for guitar in lines.map(\.guitar) where seen.insert(guitar).inserted {

@@ -91,6 +91,26 @@ struct WorkshopClientContractTests {
     }
 
     @Test(
+        "a checkout's answers, asked together, are the three asked one by one",
+        arguments: StoreBackend.all)
+    func answersTogether(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (client, admin) = (clients.workshop, clients.admin)
+            #expect(client.answersTogether != nil)
+            try await Self.setStock(.body(.koa), to: 1, on: admin)
+            _ = try await client.placeOrder(OrderFixture.request(checkoutID: "contract-backlog"))
+            let koa = CartLine(guitar: Guitar(body: .koa), quantity: 1)
+            for lines in [[Self.standard], [koa, Self.standard, koa], []] {
+                let together = try await client.answers(for: lines)
+                #expect(together.availability == (try await client.availability(lines)))
+                #expect(together.estimate == (try await client.estimate(lines)))
+                #expect(together.shippingOptions == (try await client.shippingOptions(lines)))
+            }
+            #expect(try await client.answers(for: [koa, koa]).availability.allSatisfy { $0 != .available })
+        }
+    }
+
+    @Test(
         "stages move one per call, each starting when the last ended; none skipped, finished orders stay",
         arguments: StoreBackend.all)
     func stages(backend: StoreBackend) async throws {

@@ -35,10 +35,7 @@ public struct BuildFeature: Reducer {
     static func checkout(_ request: CheckoutRequest, environment: LuthierEnvironment) async -> BuildAction {
         let workshop = environment.workshop
         do {
-            async let availability = workshop.availability(request.lines)
-            async let estimate = workshop.estimate(request.lines)
-            async let shippingOptions = workshop.shippingOptions(request.lines)
-            let answers = try await (availability: availability, estimate: estimate, shipping: shippingOptions)
+            let answers = try await workshop.answers(for: request.lines)
             guard answers.availability.count == request.lines.count else {
                 return .checkoutFailed(unreachableMessage)
             }
@@ -50,7 +47,7 @@ public struct BuildFeature: Reducer {
                         CheckoutLine(guitar: line.guitar, quantity: line.quantity, availability: availability)
                     },
                     estimate: answers.estimate,
-                    shippingOptions: answers.shipping,
+                    shippingOptions: answers.shippingOptions,
                     discount: request.discount
                 ))
         } catch {

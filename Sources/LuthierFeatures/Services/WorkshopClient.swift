@@ -14,6 +14,10 @@ public struct WorkshopClient: Sendable {
     /// One estimate for the whole order.
     public var estimate: @Sendable (_ lines: [CartLine]) async throws -> BuildEstimate
     public var shippingOptions: @Sendable (_ lines: [CartLine]) async throws -> [ShippingOption]
+    /// The three answers above in one call, for a workshop that finds them together (the live
+    /// store reads the stock and the backlog once for both); nil asks the three at once.
+    /// ``answers(for:)`` is what a checkout calls.
+    public var answersTogether: (@Sendable (_ lines: [CartLine]) async throws -> WorkshopAnswers)?
     /// Writes the order and takes its woods out of stock in one transaction. Idempotent per
     /// `checkoutID`: a repeat returns the order already placed. Throws `OrderError.unavailable`
     /// when a wood ran out.
@@ -88,6 +92,32 @@ public struct WorkshopClient: Sendable {
         }
 
         public var description: String { "The workshop client has no \(name) call" }
+    }
+}
+
+/// What a checkout asks the workshop about its lines, answered together.
+public struct WorkshopAnswers: Sendable, Equatable {
+    public var availability: [Availability]
+    public var estimate: BuildEstimate
+    public var shippingOptions: [ShippingOption]
+
+    public init(availability: [Availability], estimate: BuildEstimate, shippingOptions: [ShippingOption]) {
+        self.availability = availability
+        self.estimate = estimate
+        self.shippingOptions = shippingOptions
+    }
+}
+
+extension WorkshopClient {
+    /// Whether each line can be built, one estimate, and the shipping options for `lines`: from
+    /// ``answersTogether`` when the workshop has it, otherwise the three calls made at once.
+    public func answers(for lines: [CartLine]) async throws -> WorkshopAnswers {
+        if let answersTogether { return try await answersTogether(lines) }
+        async let availability = availability(lines)
+        async let estimate = estimate(lines)
+        async let shippingOptions = shippingOptions(lines)
+        return try await WorkshopAnswers(
+            availability: availability, estimate: estimate, shippingOptions: shippingOptions)
     }
 }
 

@@ -58,6 +58,16 @@ final class TestShop: Sendable {
             await gate.wait()
             return try await live.shippingOptions(lines)
         }
+        // The live workshop answers a checkout's three questions in one read: counted as each.
+        workshop.answersTogether = { [self] lines in
+            counts.withLock { calls in
+                calls.availability += 1
+                calls.estimate += 1
+                calls.shippingOptions += 1
+            }
+            await gate.wait()
+            return try await live.answers(for: lines)
+        }
         return LuthierEnvironment(
             clock: clock,
             now: { Self.now },
