@@ -10,9 +10,10 @@ extension WorkshopStore {
     /// checkout id) with its lines, and tells the other instances.
     ///
     /// The lock is held for what must follow one another across orders and instances, the
-    /// judgement of stock and its taking, and the commit: the order's own rows are written first,
-    /// unseen by anyone until the commit, and the stock is judged and taken in one statement.
-    /// Orders placed at once therefore wait for each other for a few statements, not a whole order.
+    /// judgement of stock and its taking, and the commit: the order's own rows (unseen by anyone
+    /// until the commit), its notice and the stock judged and taken are one statement on
+    /// PostgreSQL. Orders placed at once therefore wait for each other for a statement and a
+    /// commit, not a whole order.
     ///
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
@@ -77,13 +78,13 @@ extension WorkshopStore {
             accessKey: Order.newAccessKey(using: &generator),  // the system's generator: a key is a secret
             // Stored in whole milliseconds; the returned order says exactly what was stored.
             placedAt: Self.date(milliseconds: Self.milliseconds(now())))
-        // Written and told before the lock, so that the lock is held for one statement and the
-        // commit (a notification goes out when its transaction commits, never if it rolls back).
-        try await connection.run(
-            together: Self.insertions(of: order), telling: WorkshopChange.placed(number: order.number).payload,
-            on: .workshop)
+        // Written and told in the statement that takes the lock, so that the lock is held for one
+        // statement and the commit (a notification goes out when its transaction commits, never if
+        // it rolls back).
         let needs = WoodNeed.of(request.lines)
-        let stockBefore = try await Self.take(needs, on: connection)
+        let stockBefore = try await Self.take(
+            needs, after: Self.insertions(of: order), telling: WorkshopChange.placed(number: order.number).payload,
+            on: connection)
         for entry in JournalEntry.ranOut(taking: needs, from: stockBefore) {
             try await Self.write(entry, at: now(), on: connection)
         }
@@ -91,12 +92,15 @@ extension WorkshopStore {
         return order
     }
 
-    /// Takes `needs` out of stock in one statement, each wood only where enough of it is left,
-    /// and returns the stock of those woods as it was before; throws `OrderError.unavailable`
-    /// naming the woods short of what the whole order needs when any is (its transaction must
-    /// then be rolled back). The statement takes the workshop's lock before it reads the stock,
-    /// and the transaction holds it to its end.
-    static func take(_ needs: [WoodNeed], on connection: any SQLConnection) async throws -> [StockedWood: Int] {
+    /// Takes `needs` out of stock in one statement after `writes` (the order's rows, in the same
+    /// statement on PostgreSQL), each wood only where enough of it is left, and tells `payload`;
+    /// returns the stock of those woods as it was before. Throws `OrderError.unavailable` naming
+    /// the woods short of what the whole order needs when any is (its transaction must then be
+    /// rolled back). The statement takes the workshop's lock before it reads the stock, and the
+    /// transaction holds it to its end.
+    static func take(
+        _ needs: [WoodNeed], after writes: [SQLStatement], telling payload: String, on connection: any SQLConnection
+    ) async throws -> [StockedWood: Int] {
         let woods: [SQLStatement] = needs.map { "kind = \($0.wood.kind) AND wood = \($0.wood.wood)" }
         let amounts = SQLStatement.joined(
             zip(woods, needs).map { wood, need in "WHEN \(wood) THEN \(need.count)" }, separator: " ")
@@ -104,10 +108,11 @@ extension WorkshopStore {
             zip(woods, needs).map { wood, need in "(\(wood) AND quantity >= \(need.count))" }, separator: " OR ")
         let after = try stock(
             from: try await connection.rows(
-                """
-                UPDATE wood_stock SET quantity = quantity - CASE \(amounts) END
-                WHERE \(connection.holding(.workshop)) AND (\(enough)) RETURNING kind, wood, quantity
-                """))
+                after: writes,
+                then: """
+                    UPDATE wood_stock SET quantity = quantity - CASE \(amounts) END
+                    WHERE \(connection.holding(.workshop)) AND (\(enough)) RETURNING kind, wood, quantity
+                    """, telling: payload, on: .workshop))
         guard after.count == needs.count else {
             // Some wood is short: the stock as it stands (nothing above changes it, since the
             // transaction is rolled back) says which.

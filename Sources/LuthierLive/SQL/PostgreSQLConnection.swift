@@ -52,11 +52,17 @@ struct PostgreSQLConnection: SQLConnection {
         try await run("SELECT \(notification(payload, on: channel))")
     }
 
-    func run(together statements: [SQLStatement], telling payload: String, on channel: SQLChannel) async throws {
-        let writes = SQLStatement.joined(
-            statements.enumerated().map { index, statement in "write\(sql: String(index)) AS (\(statement))" },
-            separator: ", ")
-        try await run("WITH \(writes) SELECT \(notification(payload, on: channel))")
+    func rows(
+        after writes: [SQLStatement], then statement: SQLStatement, telling payload: String, on channel: SQLChannel
+    ) async throws -> [SQLRow] {
+        let parts = SQLStatement.joined(
+            writes.enumerated().map { index, write in "write\(sql: String(index)) AS (\(write)), " }, separator: "")
+        // The notification as the query's one-time filter: sent however many rows there are.
+        return try await rows(
+            """
+            WITH \(parts)result AS (\(statement))
+            SELECT * FROM result WHERE (SELECT count(*) FROM (SELECT \(notification(payload, on: channel))) AS told) = 1
+            """)
     }
 
     private func notification(_ payload: String, on channel: SQLChannel) -> SQLStatement {

@@ -13,11 +13,14 @@ protocol SQLConnection: Sendable {
     /// (PostgreSQL's `NOTIFY`); nothing on SQLite, which one process serves.
     func tell(_ payload: String, on channel: SQLChannel) async throws
 
-    /// Runs `statements`, writes that return nothing and do not read each other's rows, in order,
-    /// then tells `payload` on `channel` as ``tell(_:on:)`` does. On PostgreSQL they go as one
-    /// statement (each a data-modifying `WITH`, run once and to completion; constraints checked
-    /// at its end): one round trip for all, where each would be one.
-    func run(together statements: [SQLStatement], telling payload: String, on channel: SQLChannel) async throws
+    /// Runs `writes`, which return nothing and do not read each other's rows or `statement`'s, in
+    /// order, then `statement`, and returns its rows; tells `payload` on `channel` as
+    /// ``tell(_:on:)`` does. On PostgreSQL they go as one statement (each write and `statement` a
+    /// data-modifying `WITH`, run once and to completion; constraints checked at its end): one
+    /// round trip for all, where each would be one.
+    func rows(
+        after writes: [SQLStatement], then statement: SQLStatement, telling payload: String, on channel: SQLChannel
+    ) async throws -> [SQLRow]
 
     /// A condition, always true, that takes `lock` until the transaction ends before the
     /// statement it is part of reads a row (PostgreSQL's advisory lock, as the statement's

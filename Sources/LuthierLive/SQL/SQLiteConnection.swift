@@ -109,8 +109,11 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
 
     func tell(_ payload: String, on channel: SQLChannel) async throws {}
 
-    func run(together statements: [SQLStatement], telling payload: String, on channel: SQLChannel) async throws {
-        for statement in statements { try await run(statement) }
+    func rows(
+        after writes: [SQLStatement], then statement: SQLStatement, telling payload: String, on channel: SQLChannel
+    ) async throws -> [SQLRow] {
+        for write in writes { try await run(write) }
+        return try await rows(statement)
     }
 
     func holding(_ lock: SQLWriteLock) -> SQLStatement { "1 = 1" }
