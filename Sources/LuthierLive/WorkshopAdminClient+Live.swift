@@ -4,7 +4,7 @@ import LuthierFeatures
 extension WorkshopAdminClient {
     /// The admin's workshop on `store`: each call one read or one write transaction.
     public static func live(store: WorkshopStore) -> WorkshopAdminClient {
-        WorkshopAdminClient(
+        var client = WorkshopAdminClient(
             stockLevels: { try await store.stockLevels() },
             soldOut: { try await store.soldOut() },
             inStock: { try await store.inStock() },
@@ -20,5 +20,7 @@ extension WorkshopAdminClient {
             discountCodes: { try await store.discountCodes() },
             addDiscountCode: { code in try await store.addDiscountCode(code) },
             expireDiscountCode: { code in try await store.expireDiscountCode(code) })
+        client.soldOutAfterOrder = { number in try await store.soldOut(afterOrder: number) }
+        return client
     }
 }

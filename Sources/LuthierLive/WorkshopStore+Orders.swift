@@ -37,9 +37,11 @@ extension WorkshopStore {
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         for draw in 1...Self.numberDraws {
             do {
-                return try await database.write(lock: nil) { connection in
+                let (order, soldOut) = try await database.write(lock: nil) { connection in
                     try await self.placeOrder(request, on: connection, beforeCommit: beforeCommit)
                 }
+                soldOutAfterOrders.leave(soldOut, for: order.number)
+                return order
             } catch  where database.isUniqueViolation(error) {
                 // Another request ordered this checkout first: its order is the answer. Otherwise
                 // the number drawn was taken: another draw.
@@ -52,6 +54,14 @@ extension WorkshopStore {
 
     /// How many numbers an order draws before it gives up (each taken already: practically never).
     static let numberDraws = 4
+
+    /// The woods out of stock as the order numbered `number` left them, when it was placed here
+    /// moments ago (its own statement read them, so this asks the database nothing); otherwise
+    /// the woods out of stock now (``soldOut()``).
+    public func soldOut(afterOrder number: String) async throws -> Set<StockedWood> {
+        if let soldOut = soldOutAfterOrders.take(for: number) { return soldOut }
+        return try await soldOut()
+    }
 
     /// The order numbered `number` ("LU-7K3M9Q"), if there is one.
     public func order(number: String) async throws -> Order? {
@@ -69,9 +79,10 @@ extension WorkshopStore {
 
     // MARK: - Inside a transaction
 
+    /// The order, and the woods out of stock once it took its own.
     private func placeOrder(
         _ request: OrderRequest, on connection: any SQLConnection, beforeCommit: @Sendable () async throws -> Void
-    ) async throws -> Order {
+    ) async throws -> (Order, Set<StockedWood>) {
         var generator = SystemRandomNumberGenerator()
         let order = Order(
             placing: request, number: Order.newNumber(using: &generator),
@@ -82,37 +93,49 @@ extension WorkshopStore {
         // statement and the commit (a notification goes out when its transaction commits, never if
         // it rolls back).
         let needs = WoodNeed.of(request.lines)
-        let stockBefore = try await Self.take(
+        let taken = try await Self.take(
             needs, after: Self.insertions(of: order), telling: WorkshopChange.placed(number: order.number).payload,
             on: connection)
-        for entry in JournalEntry.ranOut(taking: needs, from: stockBefore) {
+        for entry in JournalEntry.ranOut(taking: needs, from: taken.before) {
             try await Self.write(entry, at: now(), on: connection)
         }
         try await beforeCommit()
-        return order
+        return (order, taken.soldOut)
     }
 
     /// Takes `needs` out of stock in one statement after `writes` (the order's rows, in the same
     /// statement on PostgreSQL), each wood only where enough of it is left, and tells `payload`;
-    /// returns the stock of those woods as it was before. Throws `OrderError.unavailable` naming
-    /// the woods short of what the whole order needs when any is (its transaction must then be
-    /// rolled back). The statement takes the workshop's lock before it reads the stock, and the
+    /// returns the stock of those woods as it was before, and every wood out of stock after (the
+    /// statement returns the rows out of stock beside those it takes from, rewritten as they are,
+    /// so no read follows the order to learn them). Throws `OrderError.unavailable` naming the
+    /// woods short of what the whole order needs when any is (its transaction must then be rolled
+    /// back). The statement takes the workshop's lock before it reads the stock, and the
     /// transaction holds it to its end.
     static func take(
         _ needs: [WoodNeed], after writes: [SQLStatement], telling payload: String, on connection: any SQLConnection
-    ) async throws -> [StockedWood: Int] {
+    ) async throws -> (before: [StockedWood: Int], soldOut: Set<StockedWood>) {
         let woods: [SQLStatement] = needs.map { "kind = \($0.wood.kind) AND wood = \($0.wood.wood)" }
         let amounts = SQLStatement.joined(
             zip(woods, needs).map { wood, need in "WHEN \(wood) THEN \(need.count)" }, separator: " ")
         let enough = SQLStatement.joined(
             zip(woods, needs).map { wood, need in "(\(wood) AND quantity >= \(need.count))" }, separator: " OR ")
-        let after = try stock(
-            from: try await connection.rows(
-                after: writes,
-                then: """
-                    UPDATE wood_stock SET quantity = quantity - CASE \(amounts) END
-                    WHERE \(connection.holding(.workshop)) AND (\(enough)) RETURNING kind, wood, quantity
-                    """, telling: payload, on: .workshop))
+        let needed = SQLStatement.joined(woods.map { "(\($0))" }, separator: " OR ")
+        let rows = try await connection.rows(
+            after: writes,
+            then: """
+                UPDATE wood_stock SET quantity = quantity - CASE \(amounts) ELSE 0 END
+                WHERE \(connection.holding(.workshop)) AND ((\(enough)) OR (quantity <= 0 AND NOT (\(needed))))
+                RETURNING kind, wood, quantity
+                """, telling: payload, on: .workshop)
+        var after: [StockedWood: Int] = [:]
+        var soldOut: Set<StockedWood> = []
+        let neededWoods = Set(needs.map(\.wood))
+        for row in rows {
+            guard let wood = try stockedWood(in: row) else { continue }
+            let quantity: Int = try row["quantity"]
+            if quantity <= 0 { soldOut.insert(wood) }
+            if neededWoods.contains(wood) { after[wood] = quantity }
+        }
         guard after.count == needs.count else {
             // Some wood is short: the stock as it stands (nothing above changes it, since the
             // transaction is rolled back) says which.
@@ -121,7 +144,7 @@ extension WorkshopStore {
             throw OrderError.unavailable(
                 missing: missing.isEmpty ? needs.filter { after[$0.wood] == nil }.map(\.wood.stockName) : missing)
         }
-        return Dictionary(uniqueKeysWithValues: needs.map { ($0.wood, (after[$0.wood] ?? 0) + $0.count) })
+        return (Dictionary(uniqueKeysWithValues: needs.map { ($0.wood, (after[$0.wood] ?? 0) + $0.count) }), soldOut)
     }
 
     /// The columns of `orders`, in the order ``insert(_:on:)`` writes them.

@@ -43,6 +43,9 @@ public final class WorkshopStore: Sendable {
     /// Session saves made at once share one statement and one commit.
     let sessionSaves: GroupCommit<SessionSave, SessionSaveOutcome>
 
+    /// The woods out of stock after each order placed here, for ``soldOut(afterOrder:)``.
+    let soldOutAfterOrders = OrderHandOff<Set<StockedWood>>()
+
     init(database: any SQLDatabase, estimateRule: EstimateRule, now: @escaping @Sendable () -> Date) {
         self.database = database
         self.estimateRule = estimateRule

@@ -33,6 +33,34 @@ struct WorkshopAdminClientContractTests {
     }
 
     @Test(
+        "an order leaves the woods out of stock after it, its own last piece and others', read in its own statement",
+        arguments: StoreBackend.all)
+    func soldOutAfterAnOrder(backend: StoreBackend) async throws {
+        try await backend.with { clients in
+            let (workshop, admin, store) = (clients.workshop, clients.admin, clients.store)
+            let koa = StockedWood.body(.koa)
+            let ebony = StockedWood.fretboard(.ebony)
+            _ = try await admin.adjustStock(koa, 2 - (try await admin.inStock()[koa] ?? 0), "two left")
+            _ = try await admin.adjustStock(ebony, -(try await admin.inStock()[ebony] ?? 0), "none left")
+            #expect(admin.soldOutAfterOrder != nil)
+            let first = try await workshop.placeOrder(
+                OrderFixture.request(checkoutID: "sold-out-1", guitar: Self.koa))
+            // One koa left: only the ebony, which the order did not touch, is out.
+            #expect(store.soldOutAfterOrders.take(for: first.number) == [ebony])
+            let last = try await workshop.placeOrder(
+                OrderFixture.request(checkoutID: "sold-out-2", guitar: Self.koa))
+            #expect(try await admin.soldOut(afterOrder: last.number) == [koa, ebony])
+            // Taken once: asked again, the stock is read, and says the same.
+            #expect(store.soldOutAfterOrders.take(for: last.number) == nil)
+            #expect(try await admin.soldOut(afterOrder: last.number) == [koa, ebony])
+            #expect(try await admin.soldOut() == [koa, ebony])
+            // The woods out of stock were rewritten as they were, and not booked.
+            #expect(try await admin.inStock()[ebony] == 0)
+            #expect(try await admin.stockAdjustments(10).count == 2)
+        }
+    }
+
+    @Test(
         "a cancelled order gives its woods back, audited; a pickup is collected once ready", arguments: StoreBackend.all
     )
     func cancelAndCollect(backend: StoreBackend) async throws {

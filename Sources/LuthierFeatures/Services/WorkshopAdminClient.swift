@@ -14,6 +14,10 @@ public struct WorkshopAdminClient: Sendable {
     /// The stock lines with nothing in stock: what the builders mark. Asked after every order, so
     /// it reads the stock alone, never the orders.
     public var soldOut: @Sendable () async throws -> Set<StockedWood>
+    /// The woods out of stock as the order numbered so left them, for a workshop that learns them
+    /// while placing it (the live store, in the order's own statement); nil asks ``soldOut``.
+    /// ``soldOut(afterOrder:)`` is what the checkout calls after an order.
+    public var soldOutAfterOrder: (@Sendable (_ number: String) async throws -> Set<StockedWood>)?
     /// What each wood has in stock now: what an order's scarce-wood limits judge. Asked for every
     /// order, so it reads the stock alone, never the orders (``stockLevels`` sums every order's
     /// lines, which grows with the workshop).
@@ -89,5 +93,14 @@ public struct WorkshopAdminClient: Sendable {
             discountCodes: { throw fail("discountCodes") },
             addDiscountCode: { _ in throw fail("addDiscountCode") },
             expireDiscountCode: { _ in throw fail("expireDiscountCode") })
+    }
+}
+
+extension WorkshopAdminClient {
+    /// The woods out of stock after the order numbered `number`: from ``soldOutAfterOrder`` when
+    /// the workshop has it, otherwise ``soldOut``.
+    public func soldOut(afterOrder number: String) async throws -> Set<StockedWood> {
+        if let soldOutAfterOrder { return try await soldOutAfterOrder(number) }
+        return try await soldOut()
     }
 }

@@ -277,7 +277,7 @@ public func buildRouter(
         scarceWoods: ScarceWoodLimits(rule: configuration.scarceWoods, clock: services.environment.clock),
         stock: services.admin.inStock,
         metrics: services.metrics,
-        soldOut: services.admin.soldOut
+        soldOut: { [admin = services.admin] number in try await admin.soldOut(afterOrder: number) }
     )
     let orders = OrderController(
         sessions: sessions,

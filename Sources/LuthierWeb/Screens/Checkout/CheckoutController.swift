@@ -3,6 +3,7 @@ import Hummingbird
 import LuthierDomain
 import LuthierFeatures
 import ServerMachinery
+import Synchronization
 
 /// Checkout and ordering: the checkout page and its shipping, currency and order posts.
 struct CheckoutController: Sendable {
@@ -19,9 +20,9 @@ struct CheckoutController: Sendable {
     let stock: @Sendable () async throws -> [StockedWood: Int]
     /// Counts the orders placed.
     let metrics: ShopMetrics
-    /// The woods out of stock after an order, so that one it took the last of is marked in every
-    /// builder.
-    let soldOut: @Sendable () async throws -> Set<StockedWood>
+    /// The woods out of stock after the order numbered so, so that one it took the last of is
+    /// marked in every builder (the live store learned them placing it, and asks nothing again).
+    let soldOut: @Sendable (_ afterOrder: String) async throws -> Set<StockedWood>
 
     var endpoints: RouteCollection<LuthierRequestContext> {
         let routes = RouteCollection(context: LuthierRequestContext.self)
@@ -130,20 +131,24 @@ struct CheckoutController: Sendable {
             // session as another instance stored it meanwhile, the order (placed once per
             // checkout) is found again and settles that cart.
             let placed = model.checkout.id
+            let number = Mutex<String?>(nil)
             try await context.session.act { session in
                 guard let model = session.build.currentCheckout, model.checkout.id == placed else {
                     throw UserFacingError(
                         .conflict,
                         "Your checkout was changed in another window at the same moment; please look at it again.")
                 }
-                try await session.shop.placeOrder(model)
+                let order = try await session.shop.placeOrder(model)
+                number.withLock { $0 = order.number }
             }
             // A new id once an order is placed: one planted before stops working here.
             if taken != nil {
                 metrics.orderPlaced(guitars: model.checkout.guitarCount)
                 await sessions.rotate(session, once: model.checkout.id)
                 // A failed read leaves the builders as they were; the order stands.
-                if let woods = try? await soldOut() { sessions.registry.orderTookStock(soldOut: woods) }
+                if let number = number.withLock({ $0 }), let woods = try? await soldOut(number) {
+                    sessions.registry.orderTookStock(soldOut: woods)
+                }
             }
         } catch let failure as CheckoutViewModel.OrderFailure {
             taken?.giveBack()
