@@ -19,10 +19,11 @@ public struct SessionStore: Sendable {
         @Sendable (_ key: String, _ base: Int, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
     /// Deletes the session stored under `key` (its id was replaced: the old one must stop working).
     public var delete: @Sendable (_ key: String) async throws -> Void
-    /// Stores `snapshot` under `key`, where nothing is stored yet, and deletes the session stored
-    /// under `old`, as one write: both or neither. A session whose id an order replaced saves so,
-    /// so that the new id never works beside the old one, and the old never outlives the new one
-    /// unsaved. `.conflict` (nothing changed) if something is stored under `key` already.
+    /// Stores `snapshot` under `key`, a new id with nothing stored under it, and deletes the
+    /// session stored under `old`, as one write: should it fail, neither is done. A session whose
+    /// id an order replaced saves so, so that the new id never works beside the old one, and the
+    /// old never outlives the new one unsaved. `.conflict` if something was stored under `key`
+    /// after all; the old one is deleted all the same, since it must stop working.
     public var replace:
         @Sendable (_ old: String, _ key: String, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
     /// Deletes every session last used before `before`, and those not worth keeping
@@ -73,7 +74,7 @@ public struct SessionStore: Sendable {
         self.replace =
             replace ?? { old, key, snapshot in
                 let outcome = try await save(key, 0, snapshot)
-                if outcome == .saved { try await delete(old) }
+                try await delete(old)
                 return outcome
             }
         self.deleteUnused = deleteUnused

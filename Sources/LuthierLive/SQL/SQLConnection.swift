@@ -13,11 +13,12 @@ protocol SQLConnection: Sendable {
     /// (PostgreSQL's `NOTIFY`); nothing on SQLite, which one process serves.
     func tell(_ payload: String, on channel: SQLChannel) async throws
 
-    /// Runs `writes`, which return nothing and do not read each other's rows or `statement`'s, in
-    /// order, then `statement`, and returns its rows; tells `payload` on `channel` as
-    /// ``tell(_:on:)`` does. On PostgreSQL they go as one statement (each write and `statement` a
-    /// data-modifying `WITH`, run once and to completion; constraints checked at its end): one
-    /// round trip for all, where each would be one.
+    /// Runs `writes`, which return nothing and do not read each other's rows or `statement`'s,
+    /// and `statement`, and returns its rows; tells `payload` on `channel` as ``tell(_:on:)``
+    /// does. On SQLite one after another, `statement` last. On PostgreSQL as one statement (each
+    /// write and `statement` a data-modifying `WITH`, run once and to completion on the one
+    /// snapshot, `statement` first; constraints checked at its end): one round trip for all,
+    /// where each would be one.
     func rows(
         after writes: [SQLStatement], then statement: SQLStatement, telling payload: String, on channel: SQLChannel
     ) async throws -> [SQLRow]

@@ -101,13 +101,13 @@ final class MemorySessionStore: Sendable {
                     Self.delete(key, in: &state)
                 }
             },
-            // One write, as the live store's: both or neither.
+            // One write, as the live store's.
             replace: { old, key, snapshot in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     state.writes += 1
                     let outcome = Self.save(key, base: 0, snapshot, in: &state)
-                    if outcome == .saved { Self.delete(old, in: &state) }
+                    Self.delete(old, in: &state)
                     return outcome
                 }
             },
