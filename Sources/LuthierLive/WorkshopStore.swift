@@ -83,7 +83,7 @@ public final class WorkshopStore: Sendable {
     /// order of nothing takes what the backlog alone takes.
     public func estimate(for lines: [CartLine]) async throws -> BuildEstimate {
         let rows = try await database.read(Self.backlogAndStock)
-        return try estimate(for: lines, openOrders: Self.backlog(in: rows), stock: Self.stock(from: rows))
+        return estimate(for: lines, openOrders: try Self.backlog(in: rows), stock: try Self.stock(from: rows))
     }
 
     /// ``availability(for:)`` and ``estimate(for:)`` from one read of the stock and the backlog:
@@ -93,7 +93,7 @@ public final class WorkshopStore: Sendable {
         let stock = try Self.stock(from: rows)
         return (
             WoodNeed.availability(of: lines, stock: stock),
-            try estimate(for: lines, openOrders: Self.backlog(in: rows), stock: stock)
+            estimate(for: lines, openOrders: try Self.backlog(in: rows), stock: stock)
         )
     }
 
@@ -101,7 +101,7 @@ public final class WorkshopStore: Sendable {
         try rows.first { try $0["kind"] == backlogKind }?["quantity"] ?? 0
     }
 
-    private func estimate(for lines: [CartLine], openOrders: Int, stock: [StockedWood: Int]) throws -> BuildEstimate {
+    private func estimate(for lines: [CartLine], openOrders: Int, stock: [StockedWood: Int]) -> BuildEstimate {
         var longest: BuildEstimate?
         var seen: Set<Guitar> = []
         for guitar in lines.map(\.guitar) where seen.insert(guitar).inserted {
