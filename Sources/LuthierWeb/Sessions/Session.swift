@@ -252,7 +252,7 @@ public final class Session: Sendable {
     private func saveHoldingTurn(replaying replay: Change?, replacing old: SessionID? = nil) async throws -> Bool {
         var conflicts = 0
         var rounds = 0
-        var replacing = old
+        var replaced = false
         while true {
             let current = shop
             // Read before the snapshot: the snapshot covers every change the mark counts.
@@ -267,9 +267,10 @@ public final class Session: Sendable {
             if let taken {
                 let outcome: SessionSaveOutcome
                 do {
-                    if let old = replacing, taken.base == 0 {
+                    if let old, !replaced, taken.base == 0 {
+                        // The old id is deleted whatever the outcome: it must stop working.
                         outcome = try await factory.store.replace(old.storageKey, taken.id.storageKey, taken.snapshot)
-                        if outcome == .saved { replacing = nil }
+                        replaced = true
                     } else {
                         outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
                     }
@@ -290,7 +291,7 @@ public final class Session: Sendable {
                         throw SaveFailure.unavailable(error)
                     }
                     guard held else { throw SaveFailure.gone }
-                    guard let replay else { return replacing == nil && old != nil }
+                    guard let replay else { return replaced }
                     try await replay(self)
                     continue
                 }
@@ -302,9 +303,7 @@ public final class Session: Sendable {
             }
             current.releaseHeldForSaving(through: mark)
             rounds += 1
-            guard current.changed(since: mark), rounds < Self.saveAttempts else {
-                return replacing == nil && old != nil
-            }
+            guard current.changed(since: mark), rounds < Self.saveAttempts else { return replaced }
         }
     }
 

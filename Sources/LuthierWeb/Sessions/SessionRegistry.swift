@@ -365,9 +365,9 @@ public final class SessionRegistry: Sendable {
     }
 
     /// Gives `session` a new id (after an order): saved under the new one, the old one deleted for
-    /// good in the same write, so a cookie value planted or seen before stops working. The session's state, streams
-    /// and tabs carry on; the answer sets the new cookie. If the new id cannot be saved, the old
-    /// one stays (the order stands either way) and the failure is thrown.
+    /// good in the same write, so a cookie value planted or seen before stops working. The
+    /// session's state, streams and tabs carry on; the answer sets the new cookie. If the new id
+    /// cannot be saved, the old one stays (the order stands either way) and the failure is thrown.
     ///
     /// Once per `occasion` (the checkout whose order was placed): concurrent posts of one order
     /// (a double click, two tabs) rotate once, and each answer carries the id the session has then.
