@@ -1,3 +1,5 @@
+import LuthierFeatures
+
 /// The original app's response times, replayed on demand so that a demo shows every loading
 /// state (`--simulate-latency`). Each call waits a uniformly random time within its range, in
 /// whole milliseconds, on the injected clock — so tests move time by hand instead of waiting.
@@ -33,13 +35,8 @@ public struct SimulatedLatency: Sendable {
     /// Sleeps a random time within `range` when enabled; throws only if the task is cancelled.
     public func wait(_ range: ClosedRange<Duration>) async throws {
         guard isEnabled else { return }
-        let bounds = Self.milliseconds(range.lowerBound)...Self.milliseconds(range.upperBound)
+        let bounds = Int(range.lowerBound.milliseconds)...Int(range.upperBound.milliseconds)
         let chosen = min(max(randomMilliseconds(bounds), bounds.lowerBound), bounds.upperBound)
         try await clock.sleep(for: .milliseconds(chosen))
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

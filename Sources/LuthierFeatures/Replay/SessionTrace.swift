@@ -164,11 +164,3 @@ extension TraceStep: Codable {
         try container.encodeIfPresent(cause, forKey: .cause)
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded down: a trace's instants, and the inspector's.
-    public var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -1,3 +1,4 @@
+import LuthierFeatures
 import PostgresNIO
 
 /// How long Luthier lets the PostgreSQL server and itself wait for each other, so that nothing
@@ -51,10 +52,7 @@ public struct PostgresTimeouts: Sendable, Hashable {
         ]
     }
 
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)
-    }
+    static func milliseconds(_ duration: Duration) -> String { String(duration.milliseconds) }
 
     private static func wholeSeconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 }
