@@ -44,6 +44,29 @@ import Testing
         #expect(Array(list.reversed()) == reference.reversed())
     }
 
+    @Test func finishingEveryOrderInAnyOrderEmptiesIt() throws {
+        // Chunks shrinking and emptied in any order: after each order finished, the list is the
+        // array without it.
+        var generator = SeededGenerator(seed: 11)
+        let orders = (1...600).map { Fixture.order($0, minutes: Double($0)) }
+        var list = OrderList(orders)
+        var reference = orders
+        let copy = list
+        for order in orders.shuffled(using: &generator) {
+            let position = try #require(list.position(of: order))
+            #expect(list[position] == order)
+            list.remove(at: position)
+            reference.removeAll { $0.number == order.number }
+            #expect(list == reference)
+            #expect(list.position(of: order) == nil)
+        }
+        #expect(list.isEmpty && list == OrderList())
+        // A copy taken before is not changed by what the removals did to the chunks it shared.
+        #expect(copy == orders)
+        list.insert(orders[0])
+        #expect(list == [orders[0]])
+    }
+
     @Test func listsOfTheSameOrdersAreEqualHoweverTheyWereMade() {
         let orders = (1...300).map { Fixture.order($0) }
         var grown = OrderList()
