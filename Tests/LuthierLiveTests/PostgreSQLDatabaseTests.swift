@@ -144,7 +144,7 @@ struct PostgreSQLDatabaseChangesTests {
         }
     }
 
-    @Test func aListenerWhoseConnectionIsCutListensAgainAndSaysSo() async throws {
+    @Test func everyChannelIsListenedToOnOneConnectionThatListensAgainWhenCut() async throws {
         let url = try #require(StoreBackend.postgresURL)
         let now = MovableNow(Date(timeIntervalSince1970: 1_800_000_000))
         try await PostgresTestSchema.with(url: url, now: now) { first in
@@ -153,18 +153,32 @@ struct PostgreSQLDatabaseChangesTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await second.database.run() }
                 defer { group.cancelAll() }
-                var heard = second.database.changes().makeAsyncIterator()
-                #expect(await heard.next() == .listening)
+                var changes = second.database.changes().makeAsyncIterator()
+                var saves = second.database.sessionRevisions().makeAsyncIterator()
+                #expect(await changes.next() == .listening)
+                #expect(await saves.next() == .listening)
+                // PostgreSQL wakes every connection listening in a database at each NOTIFY,
+                // whatever its channel: the instance listens on one.
+                let (workshop, sessions) = (second.database.channel(.workshop), second.database.channel(.sessions))
+                let listening: SQLStatement = """
+                    SELECT pid FROM pg_stat_activity
+                    WHERE query IN ('LISTEN "' || \(workshop) || '";', 'LISTEN "' || \(sessions) || '";')
+                    """
+                #expect(try await first.database.read(listening).count == 1)
                 // The server ends the listening connection, as a restart or a network cut would.
-                let channel = second.database.channel(.workshop)
                 try await first.database.execute(
                     """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                    WHERE query = 'LISTEN "' || \(channel) || '";'
+                    WHERE query IN ('LISTEN "' || \(workshop) || '";', 'LISTEN "' || \(sessions) || '";')
                     """)
-                #expect(await heard.next() == .listening)
+                #expect(await changes.next() == .listening)
+                #expect(await saves.next() == .listening)
                 let order = try await first.store.placeOrder(OrderFixture.request(checkoutID: "after-the-cut"))
-                #expect(await heard.next() == .placed(number: order.number))
+                #expect(await changes.next() == .placed(number: order.number))
+                let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 1)
+                #expect(try await first.store.saveSession(key: "k", base: 0, snapshot: snapshot) == .saved)
+                #expect(await saves.next() == .saved(StoredSessionRevision(key: "k", revision: 1)))
+                #expect(try await first.database.read(listening).count == 1)
             }
         }
     }

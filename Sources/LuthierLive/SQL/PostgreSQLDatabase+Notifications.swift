@@ -54,22 +54,22 @@ extension PostgreSQLDatabase {
     /// The notifications on `channel`, parsed by `parse` (others are skipped), after `listening`
     /// (if any) each time the channel is listened to.
     ///
-    /// It listens on a connection of its own (a pooled one goes back to the pool). If that
-    /// connection drops, it listens again after ``reconnectDelay`` on the store's clock. The stream
-    /// keeps at most the newest 1,024 elements for a reader that lags: each only says what to
-    /// read again.
+    /// It listens on the instance's one listening connection (``PostgresListeningConnection``),
+    /// not a pooled one (which goes back to the pool). If that connection drops, it listens again
+    /// after ``reconnectDelay`` on the store's clock. The stream keeps at most the newest 1,024
+    /// elements for a reader that lags: each only says what to read again.
     func notifications<Element: Sendable>(
         on channel: String, listening: Element?, _ parse: @escaping @Sendable (String) -> Element?
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(1_024))
-        let (location, logger, clock) = (self.location, self.logger, self.clock)
+        let (listener, logger, clock) = (self.listener, self.logger, self.clock)
+        listener.follow()
         // The listening loop is I/O of the live store, owned by the stream: it ends when the
         // reader stops reading (`onTermination`), never outlives it.
         let loop = Task {
             while !Task.isCancelled {
                 do {
-                    let connection = try await PostgresConnection.connect(
-                        configuration: try location.connectionConfiguration(), id: 1, logger: logger)
+                    let connection = try await listener.connection()
                     do {
                         try await connection.listen(on: channel) { notifications in
                             if let listening { continuation.yield(listening) }
@@ -78,16 +78,19 @@ extension PostgreSQLDatabase {
                             }
                         }
                     } catch {
-                        logger.warning(
-                            "Notifications stopped; listening again shortly", metadata: ["channel": "\(channel)"])
+                        if !Task.isCancelled {
+                            logger.warning(
+                                "Notifications stopped; listening again shortly", metadata: ["channel": "\(channel)"])
+                        }
                     }
-                    try? await connection.close()
+                    await listener.dropped(connection)
                 } catch {
                     logger.warning(
                         "Cannot listen for notifications; trying again shortly", metadata: ["channel": "\(channel)"])
                 }
                 try? await clock.sleep(for: Self.reconnectDelay)
             }
+            await listener.stopFollowing()
             continuation.finish()
         }
         continuation.onTermination = { _ in loop.cancel() }

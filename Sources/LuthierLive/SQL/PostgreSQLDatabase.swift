@@ -30,6 +30,8 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// two processes never share it.
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     let clock: any Clock<Duration>
+    /// The one connection this instance listens on, for every channel (``notifications(on:listening:_:)``).
+    let listener: PostgresListeningConnection
 
     public var description: String { location.description }
 
@@ -46,6 +48,10 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
         self.clock = clock
         client = PostgresClient(
             configuration: location.clientConfiguration(parameters: timeouts.poolParameters), backgroundLogger: logger)
+        listener = PostgresListeningConnection {
+            try await PostgresConnection.connect(
+                configuration: try location.connectionConfiguration(), id: 1, logger: logger)
+        }
     }
 
     /// Runs the connection pool until the task is cancelled; queries wait until it runs.
