@@ -13,15 +13,36 @@ struct PostgreSQLConnection: SQLConnection {
     func rows(_ statement: SQLStatement) async throws -> [SQLRow] {
         let (sql, values) = statement.rendered(placeholder: SQLDialect.postgres.placeholder)
         var binds = PostgresBindings(capacity: values.count)
+        // The types are part of what PostgreSQL keeps of a statement (a null's is left to it).
+        var types = ""
         for value in values {
             switch value {
-            case .integer(let integer): binds.append(integer)
-            case .text(let text): binds.append(text)
-            case .boolean(let boolean): binds.append(boolean)
-            case .null: binds.appendNull()
+            case .integer(let integer):
+                binds.append(integer)
+                types += "i"
+            case .text(let text):
+                binds.append(text)
+                types += "t"
+            case .boolean(let boolean):
+                binds.append(boolean)
+                types += "b"
+            case .null:
+                binds.appendNull()
+                types += "n"
             }
         }
-        let result = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: database.logger)
+        // A statement with values is one the shop sends again and again; one without is a
+        // migration's, sent once (and PostgreSQL keeps no plan of a table's creation).
+        guard !values.isEmpty, let name = database.keptStatements.name(of: sql, types: types) else {
+            return try await Self.rows(
+                of: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: database.logger))
+        }
+        return try await PostgresKeptStatement.$current.withValue((name, sql)) {
+            try await Self.rows(of: connection.execute(PostgresKeptStatement(bindings: binds), logger: database.logger))
+        }
+    }
+
+    private static func rows(of result: some AsyncSequence<PostgresRow, any Error>) async throws -> [SQLRow] {
         var columns: SQLColumns?
         var rows: [SQLRow] = []
         for try await row in result {

@@ -32,6 +32,8 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     let clock: any Clock<Duration>
     /// The one connection this instance listens on, for every channel (``notifications(on:listening:_:)``).
     let listener: PostgresListeningConnection
+    /// The statements every connection of this instance keeps prepared, by name.
+    let keptStatements = PostgresKeptStatements()
 
     public var description: String { location.description }
 
