@@ -22,6 +22,7 @@ struct LeaderFailoverTests {
     /// and in order, and no stage moved in the old term after the first of the new.
     @Test func aLeaderCutOffIsReplacedWithinTheBoundAndMovesNothingOnceItsLinkReturns() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         guard let components = URLComponents(string: database), let host = components.host else {
             throw TestFailure("not a URL: \(database)")
         }

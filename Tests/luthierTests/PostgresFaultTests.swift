@@ -17,6 +17,7 @@ struct PostgresFaultTests {
     /// the retry adds one guitar, and that is what is stored.
     @Test func aChangePostgreSQLRefusesToStoreIsShownNowhereAndItsRetryAppliesOnce() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         let shop = PostgresShop(url: database)
         try await withShop { bench, client in
             let server = try await bench.startServer(arguments: ["--database", database])

@@ -13,6 +13,7 @@ import Testing
 struct ScaleOutTests {
     @Test func anOrderPlacedOnOneInstanceShowsOnTheOthersKioskAndAnAdminsCancelOnBoth() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         try await withWorkbench { bench in
             let first = try await bench.startServer(arguments: ["--database", database])
             let second = try await bench.startServer(arguments: ["--database", database])
@@ -64,6 +65,7 @@ struct ScaleOutTests {
     /// every guitar added on any instance, and the order placed on one shows on the third's kiosk.
     @Test func aCustomerWhoseRequestsLandOnEveryInstanceInTurnSeesAndKeepsEveryChange() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         try await withWorkbench { bench in
             var instances: [LuthierProcess] = []
             for _ in 0..<3 { instances.append(try await bench.startServer(arguments: ["--database", database])) }
@@ -116,6 +118,7 @@ struct ScaleOutTests {
     /// the order on to its end: every stage once, in order, none skipped or repeated.
     @Test func whenTheFloorsLeaderIsKilledTheOtherMovesTheStagesOnNoneSkippedOrRepeated() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         try await withWorkbench { bench in
             let pace = ["--database", database, "--workshop-pace", "1s"]
             let leader = try await bench.startServer(arguments: pace)
@@ -156,6 +159,7 @@ struct ScaleOutTests {
     /// loads the session from the database), and stock plus what the orders took is what there was.
     @Test func killNineOfOneInstanceDuringAStormLosesNothingAndItsSessionsContinueOnTheOther() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         try await withShop { bench, client in
             let doomed = try await bench.startServer(arguments: ["--database", database])
             let survivor = try await bench.startServer(arguments: ["--database", database])
@@ -202,6 +206,7 @@ struct ScaleOutTests {
     @Test(.enabled(if: NginxBalancer.binary != nil, "needs nginx"))
     func killNineOfOneInstanceBehindNginxDuringAStormLosesNothingAndTheShopGoesOn() async throws {
         let database = try PostgresDatabase.fresh()
+        defer { PostgresDatabase.drop(database) }
         try await withShop { bench, client in
             let instances = [
                 try await bench.startServer(arguments: ["--database", database]),

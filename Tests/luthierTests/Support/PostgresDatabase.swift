@@ -7,25 +7,39 @@ enum PostgresDatabase {
         $0.isEmpty ? nil : $0
     }
 
-    /// Creates an empty database and returns its `postgres://` URL for `--database`.
+    /// Creates an empty database and returns its `postgres://` URL for `--database`; the test
+    /// drops it when done (``drop(_:)``), so that runs against a developer's server leave none.
     static func fresh() throws -> String {
         guard let serverURL, var components = URLComponents(string: serverURL) else {
             throw TestFailure("LUTHIER_TEST_POSTGRES_URL is not set")
         }
         let name = "luthier_process_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        guard try psql("CREATE DATABASE \(name)", on: components) else {
+            throw TestFailure("psql could not create \(name)")
+        }
+        components.path = "/" + name
+        guard let url = components.string else { throw TestFailure("no URL for \(name)") }
+        return url
+    }
+
+    /// Drops the database `url` names, ending any connection still open to it.
+    static func drop(_ url: String) {
+        guard let components = URLComponents(string: url), components.path.count > 1 else { return }
+        _ = try? psql("DROP DATABASE IF EXISTS \(components.path.dropFirst()) WITH (FORCE)", on: components)
+    }
+
+    /// Runs `sql` on the server's `postgres` database; whether it succeeded.
+    private static func psql(_ sql: String, on components: URLComponents) throws -> Bool {
         let psql = Process()
         psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         psql.arguments = [
             "psql", "-q", "-h", components.host ?? "127.0.0.1", "-p", String(components.port ?? 5432),
-            "-U", components.user ?? "postgres", "-d", "postgres", "-c", "CREATE DATABASE \(name)",
+            "-U", components.user ?? "postgres", "-d", "postgres", "-c", sql,
         ]
         psql.standardInput = FileHandle.nullDevice
         try psql.run()
         psql.waitUntilExit()
-        guard psql.terminationStatus == 0 else { throw TestFailure("psql could not create \(name)") }
-        components.path = "/" + name
-        guard let url = components.string else { throw TestFailure("no URL for \(name)") }
-        return url
+        return psql.terminationStatus == 0
     }
 }
 
