@@ -73,9 +73,7 @@ extension WorkshopStore {
             saves.map { save in
                 "(\(save.key), \(save.revision), \(save.snapshot), \(time), \(time), \(save.isWorthKeeping))"
             }
-                + tombstones.map { key in
-                    "(\(key), \(Int64.max), \(Self.tombstone), \(time), \(time), \(false))"
-                }, separator: ", ")
+                + tombstones.map { key in tombstoneRow(key, at: time) }, separator: ", ")
         // A tombstone is written over any revision: `sessions.revision` is its own base.
         let bases = SQLStatement.joined(
             saves.map { save in "WHEN \(save.key) THEN \(save.base)" }
@@ -119,6 +117,11 @@ extension WorkshopStore {
     /// old id can never come back to life.
     static let tombstone = "replaced"
 
+    /// The row of `sessions` that makes `key` a tombstone, written at `time`.
+    private static func tombstoneRow(_ key: String, at time: Int64) -> SQLStatement {
+        "(\(key), \(StoredSessionRevision.deleted), \(tombstone), \(time), \(time), \(false))"
+    }
+
     /// Deletes the session stored under `key`, for good: its row becomes a tombstone with the
     /// highest revision, read as no session, and expires like any leftover; every instance is
     /// told (one holding the session drops it).
@@ -127,7 +130,7 @@ extension WorkshopStore {
         _ = try await database.write(
             """
             INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
-            VALUES (\(key), \(Int64.max), \(Self.tombstone), \(time), \(time), \(false))
+            VALUES \(Self.tombstoneRow(key, at: time))
             ON CONFLICT (key) DO UPDATE SET
                 revision = excluded.revision, snapshot = excluded.snapshot, used_at = excluded.used_at,
                 worth_keeping = excluded.worth_keeping
