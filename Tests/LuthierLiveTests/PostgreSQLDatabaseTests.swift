@@ -305,7 +305,10 @@ struct PostgreSQLDatabaseSessionNoticeTests {
             var tries = 0
             var taken = false
             while !taken, tries < 20 {
-                await clock.advance(by: Leader.retryInterval)
+                // Past the retry's deadline, not onto it: when the advance comes before the
+                // follower's sleep begins, `TestClock` still suspends a sleep whose deadline is
+                // exactly now, and nothing would ever wake it (the test hung so, now and then).
+                await clock.advance(by: Leader.retryInterval + .milliseconds(1))
                 taken = await otherTries.next() == true
                 tries += 1
             }

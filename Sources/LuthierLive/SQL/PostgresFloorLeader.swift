@@ -127,7 +127,7 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     private func takeLock(on connection: PostgresConnection) async throws {
         while true {
             // The retry's deadline is fixed before the try is told, so a test clock advanced
-            // after hearing it always wakes it.
+            // past it after hearing the try always wakes it.
             let retry = alarm(on: clock, after: Self.retryInterval)
             let taken = try await bounded(on: connection) { connection in
                 try await connection.value(
