@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// One run: the server it started, the streams it holds, and the phases in order.
 ///
@@ -286,17 +287,33 @@ final class LoadRun: Sendable {
     /// first post and after the last patch: a saturated run shows as fewer answered changes and a
     /// lower rate achieved than asked, not as a cheaper change.
     private func changeLatency(_ client: LoadHTTPClient, _ sessions: [Session], _ server: ChildProcess?) async {
-        var isSky = Array(repeating: false, count: sessions.count)
+        // The colour each session shows, changed only by a post answered 204: after a refusal the
+        // next post asks for the other colour again, so that it changes something.
+        let skyShown = SessionFlags(count: sessions.count)
         let measured = await paced(sessions, phase: "changes", client: client, server: server) { chosen, _ in
-            isSky[chosen].toggle()
-            let (value, name) = isSky[chosen] ? ("sky", "Sky") : ("dusk", "Dusk")
-            return PacedPost(path: "/build", form: "color=\(value)", target: "guitar-description", needle: name)
+            let sky = !skyShown[chosen]
+            let (value, name) = sky ? ("sky", "Sky") : ("dusk", "Dusk")
+            return PacedPost(
+                path: "/build", form: "color=\(value)", target: "guitar-description", needle: name,
+                answered: { skyShown[chosen] = sky })
         }
         report.add(
             "changes", "POST /build sent",
             "\(measured.sent) at \(Report.number(measured.rateAchieved, 1))/s (asked \(Report.number(settings.rate, 1))/s)"
         )
         report.add("changes", "answered 204", "\(measured.answered) of \(measured.sent)")
+        let counts = measured.outcomes.counts
+        for (kind, count) in counts.sorted(by: { $0.key < $1.key }) where kind != "answered 204" {
+            report.add("changes", kind, "\(count) of \(measured.sent)")
+        }
+        report.add(
+            "changes", "send → answer, any status (\(measured.outcomes.answerTimes.count))",
+            measured.outcomes.answerTimes.summary([("p50", 0.5), ("p99", 0.99)]))
+        if measured.outcomes.refusalTimes.count > 0 {
+            report.add(
+                "changes", "send → 503 (\(measured.outcomes.refusalTimes.count))",
+                measured.outcomes.refusalTimes.summary([("p50", 0.5), ("p99", 0.99)]))
+        }
         if let perChange = measured.cpuPerAnswered {
             report.add(
                 "changes", "server CPU per answered change (/proc, post to patch)",
@@ -317,6 +334,8 @@ final class LoadRun: Sendable {
         var form: String
         var target: String
         var needle: String
+        /// Called when the post is answered `204`, before its patch is awaited.
+        var answered: @Sendable () -> Void = {}
     }
 
     /// What a paced run came to.
@@ -328,6 +347,8 @@ final class LoadRun: Sendable {
         var wireBytes = 0
         /// The server's CPU time over the run, and per answered change in milliseconds.
         var cpuSeconds: Double?
+        /// Every post by what became of it, and the time to its answer.
+        let outcomes = PostOutcomes()
         var cpuPerAnswered: Double? { cpuSeconds.map { $0 / Double(max(answered, 1)) * 1_000 } }
     }
 
@@ -345,6 +366,7 @@ final class LoadRun: Sendable {
         var result = PacedChanges()
         let wireBefore = sessions.reduce(0) { $0 + $1.stream.wireBytes }
         let answered = Counter()
+        let outcomes = result.outcomes
         let cpuBefore = server?.cpuSeconds()
         let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
@@ -374,20 +396,30 @@ final class LoadRun: Sendable {
                 session.stream.expect(target: change.target, needle: change.needle)
                 result.sent += 1
                 group.addTask {
+                    let posted = ContinuousClock.now
                     do {
                         let response = try await client.send(
                             .POST, change.path, cookie: session.cookie, form: change.form,
                             extra: [("X-Requested-With", "fetch")])
+                        let retryAfter = response.headers.first(name: "retry-after")
+                        outcomes.answered(
+                            status: response.status, retryAfter: retryAfter, after: response.answeredAt - posted)
                         if response.status == 204 {
+                            change.answered()
                             answered.increment()
                             session.stream.markSent(at: response.sentAt)
                         } else {
                             session.stream.cancelExpectation()
-                            report.fail(phase, "POST \(change.path) answered \(response.status)")
+                            // Load shed on purpose is counted, not failed: past its ceiling the
+                            // server is to refuse at once and say when to come back.
+                            if response.status != 503 || retryAfter == nil {
+                                report.fail(phase, "POST \(change.path) answered \(response.status)")
+                            }
                         }
                     } catch {
                         session.stream.cancelExpectation()
-                        report.fail(phase, "POST \(change.path) failed: \(error)")
+                        outcomes.failed(error)
+                        report.fail(phase, "POST \(change.path) failed: \(PostOutcomes.kind(of: error))")
                     }
                 }
             }
@@ -816,5 +848,19 @@ final class LoadRun: Sendable {
             }
             return ok
         }
+    }
+}
+
+/// A flag per session that the paced run's tasks set and its loop reads.
+final class SessionFlags: Sendable {
+    private let flags: Mutex<[Bool]>
+
+    init(count: Int) {
+        flags = Mutex(Array(repeating: false, count: count))
+    }
+
+    subscript(index: Int) -> Bool {
+        get { flags.withLock { $0[index] } }
+        set { flags.withLock { $0[index] = newValue } }
     }
 }
