@@ -84,6 +84,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections served at once at most; past it a new connection gets 503 with Retry-After.")
     var maxConnections = 16_000
 
+    @Option(
+        help:
+            "Requests taken in and not yet answered at most; past it a request gets 503 with Retry-After at once (the liveness probe /healthz is always served)."
+    )
+    var maxRequestsInProgress = 1_024
+
     @Option(help: "Event streams (live pages) open at once at most; past it 503 with Retry-After.")
     var maxEventStreams = 12_000
 
@@ -221,6 +227,9 @@ struct Serve: AsyncParsableCommand {
         }
         guard maxSessions > 0 else { throw ValidationError("--max-sessions must be at least 1.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard maxRequestsInProgress > 0 else {
+            throw ValidationError("--max-requests-in-progress must be at least 1.")
+        }
         guard maxKioskStreams > 0 else { throw ValidationError("--max-kiosk-streams must be at least 1.") }
         guard (1...100_000).contains(sessionTapEvents) else {
             throw ValidationError("--session-tap-events must be from 1 to 100000.")
@@ -343,6 +352,7 @@ struct Serve: AsyncParsableCommand {
             orderLimitPerClient: .perHour(ordersPerHourPerClient)
         )
         configuration.sessionFlightSteps = sessionFlightSteps
+        configuration.maxRequestsInProgress = maxRequestsInProgress
         configuration.incidentRetention = .seconds(incidentRetentionDays * 24 * 3_600)
         configuration.hiddenStreamClose = hiddenStreamCloseSeconds > 0 ? .seconds(hiddenStreamCloseSeconds) : nil
         // A code another process adds or expires (`luthier codes`, another instance) reaches every

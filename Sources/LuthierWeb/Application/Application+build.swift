@@ -17,6 +17,7 @@ public struct LuthierServices: Sendable {
     public let hub: EventStreamHub
     /// The open connections, against `maxConnections`.
     public let connections: ConnectionCounter
+    public let requests: RequestsInProgress
     public let renderer: PageRenderer
     public let assets: StaticAssetCatalog
     public let showroom: Showroom
@@ -163,6 +164,7 @@ public func buildApplicationWithServices(
             reconnectDelayMilliseconds: configuration.reconnectDelayMilliseconds, logger: logger,
             patchWritten: { metrics.patchWritten(after: $0) }),
         connections: ConnectionCounter(limit: configuration.maxConnections),
+        requests: RequestsInProgress(limit: configuration.maxRequestsInProgress, logger: logger),
         renderer: renderer,
         assets: assets,
         showroom: showroom,
@@ -200,12 +202,17 @@ public func buildApplicationWithServices(
         server: .layeredHTTP1(
             beforeConversion: {
                 [
-                    ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
+                    ConnectionGuard(
+                        limits: limits, counter: services.connections, requests: services.requests, logger: logger),
                     StaticAssetChannelHandler(answers: staticAnswers),
                 ]
             },
             afterConversion: { [EventStreamChannelHandler()] }),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier"),
+        // The listen queue as long as the kernel allows (`net.core.somaxconn` caps it, 4,096 on a
+        // current Linux): a burst of connects waits there for the accept, where 256 overflowed
+        // and the kernel dropped the rest, to be tried again a second later.
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "Luthier", backlog: 4_096),
         // Shut down in reverse order, right after the server: the streams end before the stores
         // they follow are finished.
         services: [
@@ -365,6 +372,7 @@ public func buildRouter(
         let sessions = services.registry.counted
         var unavailable = services.hub.refusalsByCause
         unavailable["connections"] = services.connections.refused
+        unavailable["requests"] = services.requests.refused
         unavailable["sessions-full"] = sessions.refusedFull
         unavailable["session-store"] = sessions.refusedStoreUnavailable
         let inProgress = services.showroom.floor.currentState.inProgress

@@ -18,6 +18,9 @@ public struct LuthierConfiguration: Sendable {
     public var heartbeatInterval: Duration
     /// Connections served at once at most; past it a new connection gets 503 with `Retry-After`.
     public var maxConnections: Int
+    /// Requests taken in and not yet answered at most; past it a request gets 503 with
+    /// `Retry-After` at once (the server sheds what it cannot answer in good time).
+    public var maxRequestsInProgress = 1_024
     /// Event streams open at once at most, in all and for one session (503 with `Retry-After`).
     public var maxEventStreams: Int
     public var maxEventStreamsPerSession: Int
