@@ -86,7 +86,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Requests taken in and not yet answered at most; past it a request gets 503 with Retry-After at once (the liveness probe /healthz is always served)."
+            "Requests taken in and not yet answered at most; past it a request gets 503 with Retry-After at once (the liveness probe /livez is always served)."
     )
     var maxRequestsInProgress = 1_024
 

@@ -152,8 +152,9 @@ struct ConnectionLimitsTests {
             #expect(refused.header("retry-after") == "1")
             #expect(refused.text == "The shop is busy right now; please try again in a moment.\n")
             #expect(app.services.requests.refused == 1)
-            // The liveness probe is answered all the same.
-            #expect(try await app.get("/healthz").status == 200)
+            // The liveness probe is answered all the same; readiness says busy like the rest.
+            #expect(try await app.get("/livez").status == 200)
+            #expect(try await app.get("/healthz").status == 503)
 
             // The held post's body comes: it is answered, and its place is free again.
             try await holder.writeAndFlush(ByteBuffer(string: body)).get()

@@ -204,7 +204,7 @@ struct ConnectionGuardTests {
         try busy.writeInbound(Self.head)
         let probe = try Self.channel(requests: requests)
         try probe.writeInbound(
-            HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/healthz")))
+            HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/livez")))
         #expect(try probe.readInbound(as: HTTPServerRequestPart.self) != nil)
         #expect(requests.refused == 0)
         #expect(requests.current == 1)

@@ -13,8 +13,8 @@ import Synchronization
 ///   is closed; one that sends nothing is closed after `refusedHeadTimeout`.
 /// - Past `RequestsInProgress.limit` requests taken in and not yet answered, a request gets `503`
 ///   with `Retry-After` at once, from the event loop, and its connection is closed: the server
-///   sheds what it cannot answer in good time instead of queueing it (`/healthz` is always let
-///   through, so that a busy instance is not taken for a dead one).
+///   sheds what it cannot answer in good time instead of queueing it (the liveness probe,
+///   `/livez`, is always let through, so that a busy instance is not taken for a dead one).
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
@@ -241,9 +241,10 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     /// Whether a request is served even at the requests' cap: the liveness probe, which a busy
-    /// instance must still answer (its readiness, `/readyz`, may well say busy).
+    /// instance must still answer lest it be restarted; its readiness (`/readyz`, `/healthz`) may
+    /// well say busy, and send customers to another instance meanwhile.
     static func isAlwaysServed(_ head: HTTPRequestHead) -> Bool {
-        head.uri == "/healthz"
+        head.uri == "/livez"
     }
 
     private func refuse(context: ChannelHandlerContext) {
