@@ -32,12 +32,14 @@ struct TextLogHandlerTests {
         var logger = Self.logger(lines, Seconds())
         logger.info("Luthier is up")
         logger[metadataKey: "service"] = "shop"
+        logger.info("the handler's metadata as it is now")
         logger.info("GET / 200", metadata: ["request": "0123456789abcdef", "ms": "1.234"])
         logger.warning("metadata of the record wins", metadata: ["service": "kiosk"])
         logger.debug("not written at info")
         #expect(
             lines.all == [
                 "t1795000000 info luthier: [ServerMachineryTests] Luthier is up\n",
+                "t1795000000 info luthier: service=shop [ServerMachineryTests] the handler's metadata as it is now\n",
                 "t1795000000 info luthier: ms=1.234 request=0123456789abcdef service=shop [ServerMachineryTests] GET / 200\n",
                 "t1795000000 warning luthier: service=kiosk [ServerMachineryTests] metadata of the record wins\n",
             ])

@@ -52,14 +52,18 @@ public struct RequestOrigin: Sendable {
     /// The host name of an authority (`host`, `host:port`, `[v6]:port`), lowercased; nil for
     /// something that is not one.
     package static func hostName(fromAuthority authority: String) -> String? {
-        let text = authority.lowercased()
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return nil }
-            return String(text[text.index(after: text.startIndex)..<close])
+        // One pass over the bytes and one string made: this runs for every request.
+        let bytes = authority.utf8
+        let colon = UInt8(ascii: ":")
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            return String(authority[bytes.index(after: bytes.startIndex)..<close]).lowercased()
         }
-        if text.filter({ $0 == ":" }).count > 1 { return text }  // a bare IPv6 address
-        let name = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
-        return name?.isEmpty == false ? name : nil
+        guard let first = bytes.firstIndex(of: colon) else {
+            return authority.isEmpty ? nil : authority.lowercased()
+        }
+        if bytes[bytes.index(after: first)...].contains(colon) { return authority.lowercased() }  // a bare IPv6 address
+        return first == bytes.startIndex ? nil : String(authority[..<first]).lowercased()
     }
 
     /// Whether the request names a host the shop answers to. A request with no host at all

@@ -36,7 +36,10 @@ package struct OriginCheckMiddleware<Context: RequestContext>: RouterMiddleware 
                 "This shop does not answer to the host name '\(asked)'; open it at one of its own addresses "
                     + "(the operator lists them with --allowed-host).")
         }
-        guard [.post, .put, .patch, .delete].contains(request.method) else { return nil }
+        switch request.method {
+        case .post, .put, .patch, .delete: break
+        default: return nil
+        }
         if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" { return Self.refusal }
         if let sent = request.headers[.origin], sent.lowercased() != origin.expectedOrigin(of: request) {
             return Self.refusal

@@ -38,9 +38,16 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// 16 hex digits: unique enough to find one request in a day's log, and no secret.
     package static func newRequestID() -> String {
-        let value = UInt64.random(in: .min ... .max)
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var value = UInt64.random(in: .min ... .max)
+        // Written into the string's own storage, lowest digit last: one allocation, not three.
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            for index in (0..<16).reversed() {
+                let digit = UInt8(value & 0xf)
+                digits[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                value >>= 4
+            }
+            return 16
+        }
     }
 
     /// Milliseconds with three decimals, as the log shows them.
