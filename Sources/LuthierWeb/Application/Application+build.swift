@@ -202,9 +202,9 @@ public func buildApplicationWithServices(
         server: .layeredHTTP1(
             beforeConversion: {
                 [
-                    ConnectionGuard(
-                        limits: limits, counter: services.connections, requests: services.requests, logger: logger),
+                    ConnectionGuard(limits: limits, counter: services.connections, logger: logger),
                     StaticAssetChannelHandler(answers: staticAnswers),
+                    RequestAdmission(requests: services.requests),
                 ]
             },
             afterConversion: { [EventStreamChannelHandler()] }),

@@ -11,10 +11,6 @@ import Synchronization
 ///   `bodyTimeout` of the head. An event stream, whose answer never ends, is not timed.
 /// - Past `ConnectionCounter.limit` open connections, a new one gets `503` with `Retry-After` and
 ///   is closed; one that sends nothing is closed after `refusedHeadTimeout`.
-/// - Past `RequestsInProgress.limit` requests taken in and not yet answered, a request gets `503`
-///   with `Retry-After` at once, from the event loop, and its connection is closed: the server
-///   sheds what it cannot answer in good time instead of queueing it (the liveness probe,
-///   `/livez`, is always let through, so that a busy instance is not taken for a dead one).
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
@@ -37,9 +33,6 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         /// flood of idle connections must not bring the process to its open-file limit.
         package var refusedHeadTimeout: TimeAmount = .seconds(1)
         package var retryAfterSeconds = 5
-        /// What a request refused at the requests' cap is told: soon, since the load that refused
-        /// it passes (the page script adds up to as much again at random).
-        package var busyRetryAfterSeconds = 1
         /// The kernel's send buffer for each connection (Linux doubles it for its own bookkeeping).
         /// Fixed, so that a reader that stopped reading holds this much in the kernel rather than the
         /// megabytes the kernel would otherwise grow it to; the rest is conflated in the server.
@@ -48,30 +41,23 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         package init(
             headerTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = .seconds(10),
             stalledWriteTimeout: TimeAmount = .seconds(30), refusedHeadTimeout: TimeAmount = .seconds(1),
-            retryAfterSeconds: Int = 5, busyRetryAfterSeconds: Int = 1, sendBufferBytes: Int32 = 64 * 1024
+            retryAfterSeconds: Int = 5, sendBufferBytes: Int32 = 64 * 1024
         ) {
             self.headerTimeout = headerTimeout
             self.bodyTimeout = bodyTimeout
             self.stalledWriteTimeout = stalledWriteTimeout
             self.refusedHeadTimeout = refusedHeadTimeout
             self.retryAfterSeconds = retryAfterSeconds
-            self.busyRetryAfterSeconds = busyRetryAfterSeconds
             self.sendBufferBytes = sendBufferBytes
         }
     }
 
     private let limits: Limits
     private let counter: ConnectionCounter
-    private let requests: RequestsInProgress
     /// Each refusal and each cut-off is logged with its cause (never the client's address or headers).
     private let logger: Logger
     private var counted = false
     private var refused = false
-    /// This connection's requests counted in `requests` whose answer has not begun.
-    private var inProgress = 0
-    /// A request was refused at the requests' cap: the connection is closing, and what else it
-    /// sends is dropped.
-    private var shed = false
     /// Requests whose head has arrived and whose answer has not ended.
     private var unanswered = 0
     /// When the connection is closed unless what it waits for (a head, a body) has come; nil while
@@ -88,13 +74,9 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var requestTimerFiresAt = NIODeadline.distantFuture
     private var stallTimer: Scheduled<Void>?
 
-    package init(
-        limits: Limits, counter: ConnectionCounter, requests: RequestsInProgress = RequestsInProgress(limit: .max),
-        logger: Logger = Logger(label: "luthier.connections")
-    ) {
+    package init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
         self.limits = limits
         self.counter = counter
-        self.requests = requests
         self.logger = logger
     }
 
@@ -140,34 +122,21 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
             counted = false
             counter.release()
         }
-        if inProgress > 0 {
-            requests.release(inProgress)
-            inProgress = 0
-        }
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
+        case .head:
             if refused {
                 refuse(context: context)
                 return
             }
-            if shed { return }
-            if !Self.isAlwaysServed(head) {
-                guard requests.admit() else {
-                    shed = true
-                    answerBusy(context: context)
-                    return
-                }
-                inProgress += 1
-            }
             unanswered += 1
             arm(limits.bodyTimeout, context: context)
         case .body:
-            if refused || shed { return }
+            if refused { return }
         case .end:
-            if refused || shed { return }
+            if refused { return }
             // The body is in: an answer in progress is not timed. An answer that has already
             // ended (a static file answered on the head, a refusal before the body) armed the
             // wait for the next head, which stays.
@@ -177,11 +146,6 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // An answer's head ends its request's time in progress (an interim `100 Continue` does not).
-        if case .head(let head) = unwrapOutboundIn(data), head.status.code >= 200, inProgress > 0 {
-            inProgress -= 1
-            requests.release()
-        }
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(unanswered - 1, 0)
             if unanswered == 0 { arm(limits.headerTimeout, context: context) }
@@ -240,39 +204,11 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         context.channel.close(promise: nil)
     }
 
-    /// Whether a request is served even at the requests' cap: the liveness probe, which a busy
-    /// instance must still answer lest it be restarted; its readiness (`/readyz`, `/healthz`) may
-    /// well say busy, and send customers to another instance meanwhile.
-    static func isAlwaysServed(_ head: HTTPRequestHead) -> Bool {
-        head.uri == "/livez"
-    }
-
     private func refuse(context: ChannelHandlerContext) {
         logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
-        answer503(
+        ServiceUnavailableAnswer.write(
             "The server is busy; please try again in a few seconds.\n", retryAfter: limits.retryAfterSeconds,
             context: context)
-    }
-
-    /// Answers a request refused at the requests' cap (logged by episode in ``RequestsInProgress``).
-    private func answerBusy(context: ChannelHandlerContext) {
-        answer503(
-            "The shop is busy right now; please try again in a moment.\n", retryAfter: limits.busyRetryAfterSeconds,
-            context: context)
-    }
-
-    private func answer503(_ text: String, retryAfter: Int, context: ChannelHandlerContext) {
-        let body = ByteBuffer(string: text)
-        let head = HTTPResponseHead(
-            version: .http1_1, status: .serviceUnavailable,
-            headers: [
-                "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.readableBytes),
-                "Retry-After": String(retryAfter), "Connection": "close", "Cache-Control": "no-store",
-            ])
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }
 

@@ -2,7 +2,7 @@ import Logging
 import Synchronization
 
 /// The requests the server has taken in and not yet answered, shared by every connection's
-/// ``ConnectionGuard``, with a cap past which a request is refused at once.
+/// ``RequestAdmission``, with a cap past which a request is refused at once.
 ///
 /// Past its ceiling a server that takes every request in only makes each one wait longer: the
 /// work queues in the task pool, the pool runs behind, the task that accepts connections runs

@@ -1,0 +1,74 @@
+import NIOCore
+import NIOHTTP1
+
+/// Admits each request that reaches the application while fewer than `RequestsInProgress.limit`
+/// are in progress, and answers the rest `503` with `Retry-After` at once, from the event loop.
+///
+/// It sits after the static files' handler (``StaticAssetChannelHandler``): a stylesheet answered
+/// from memory costs a busy server nothing, and a page served before the rush keeps its styles.
+/// The liveness probe, `/livez`, is always let through, so that a busy instance is not taken for
+/// a dead one; readiness (`/readyz`, `/healthz`) may say busy like the rest, and send customers
+/// to another instance meanwhile.
+package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias InboundOut = HTTPServerRequestPart
+    package typealias OutboundIn = HTTPServerResponsePart
+    package typealias OutboundOut = HTTPServerResponsePart
+
+    private let requests: RequestsInProgress
+    private let retryAfterSeconds: Int
+    /// This connection's requests counted in `requests` whose answer has not begun.
+    private var inProgress = 0
+    /// A request was refused: the connection is closing, and what else it sends is dropped.
+    private var refused = false
+
+    /// - Parameter retryAfterSeconds: soon, since the load that refused it passes (the page
+    ///   script adds up to as much again at random).
+    package init(requests: RequestsInProgress, retryAfterSeconds: Int = 1) {
+        self.requests = requests
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if refused { return }
+        if case .head(let head) = unwrapInboundIn(data), !Self.isAlwaysServed(head) {
+            guard requests.admit() else {
+                refused = true
+                ServiceUnavailableAnswer.write(
+                    "The shop is busy right now; please try again in a moment.\n", retryAfter: retryAfterSeconds,
+                    context: context)
+                return
+            }
+            inProgress += 1
+        }
+        context.fireChannelRead(data)
+    }
+
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // An answer's head ends its request's time in progress (an interim `100 Continue` does not).
+        if case .head(let head) = unwrapOutboundIn(data), head.status.code >= 200, inProgress > 0 {
+            inProgress -= 1
+            requests.release()
+        }
+        context.write(data, promise: promise)
+    }
+
+    package func channelInactive(context: ChannelHandlerContext) {
+        released()
+        context.fireChannelInactive()
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        released()
+    }
+
+    private func released() {
+        guard inProgress > 0 else { return }
+        requests.release(inProgress)
+        inProgress = 0
+    }
+
+    static func isAlwaysServed(_ head: HTTPRequestHead) -> Bool {
+        head.uri == "/livez"
+    }
+}
