@@ -134,39 +134,34 @@ struct ConnectionLimitsTests {
         "past the cap of requests in progress a post is refused 503 at once and changes nothing; an answer frees a place"
     )
     func requestsInProgressCap() async throws {
-        try await TestApp.run(configure: { $0.maxRequestsInProgress = 1 }) { app in
-            let cookie = try await app.newSession()
-            // A post whose head has come and whose body has not: the one request in progress.
-            let holder = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: app.port).get()
-            let body = "color=dusk"
-            let head =
-                "POST /build HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\n"
-                + "Cookie: \(TestApp.cookieName)=\(cookie)\r\nX-Requested-With: fetch\r\n"
-                + "Content-Type: \(TestApp.formType)\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
-            try await holder.writeAndFlush(ByteBuffer(string: head)).get()
+        try await TestShop.run(gated: true, configure: { $0.maxRequestsInProgress = 1 }) { app, shop in
+            let (customer, other) = (try await app.newSession(), try await app.newSession())
+            let before = try #require(try await app.page(cookie: other).description)
+            #expect(!before.hasPrefix("Sky "))
+            // A checkout waiting on the workshop (held at the gate): the one request in progress.
+            let checkout = Task { try await app.scriptPost("/checkout", form: "", cookie: customer) }
+            #expect(await shop.gate.until(waiting: 1))
             #expect(await within { _ = await app.services.requests.untilCurrent { $0 == 1 } })
 
-            let refused = try await app.scriptPost(form: "color=sky", cookie: cookie)
+            let refused = try await app.scriptPost(form: "color=sky", cookie: other)
             #expect(refused.status == 503)
             #expect(refused.header("retry-after") == "1")
             #expect(refused.text == "The shop is busy right now; please try again in a moment.\n")
             #expect(app.services.requests.refused == 1)
             // The liveness probe is answered all the same; readiness says busy like the rest.
             #expect(try await app.get("/livez").status == 200)
+            #expect(try await app.get("/healthz").status == 503)
             // Files answered from memory on the event loop cost the busy server nothing: a page
             // served before the rush keeps its stylesheet.
             #expect(try await app.get("/styles.css").status == 200)
-            #expect(try await app.get("/healthz").status == 503)
 
-            // The held post's body comes: it is answered, and its place is free again.
-            try await holder.writeAndFlush(ByteBuffer(string: body)).get()
+            // The checkout is answered once the workshop is, and its place is free again.
+            shop.gate.open()
+            #expect(try await checkout.value.status == 204)
             #expect(await within { _ = await app.services.requests.untilCurrent { $0 == 0 } })
-            // The refused colour never happened; the held post's did.
-            #expect(try await app.page(cookie: cookie).description?.hasPrefix("Dusk ") == true)
-            let served = try await app.scriptPost(form: "color=sky", cookie: cookie)
-            #expect(served.status == 204)
-            try await holder.close()
+            // The refused colour never happened.
+            #expect(try await app.page(cookie: other).description == before)
+            #expect(try await app.scriptPost(form: "color=sky", cookie: other).status == 204)
         }
     }
 }

@@ -19,6 +19,11 @@ package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHand
     private let retryAfterSeconds: Int
     /// This connection's requests counted in `requests` whose answer has not begun.
     private var inProgress = 0
+    /// A request taken in whose last byte has not come yet (not counted until it does).
+    private var awaitingEnd = false
+    /// That request was answered before its last byte came (a refusal of its head or of its size):
+    /// it is not counted when the byte comes.
+    private var answeredBeforeEnd = false
     /// A request was refused: the connection is closing, and what else it sends is dropped.
     private var refused = false
 
@@ -31,24 +36,41 @@ package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHand
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if refused { return }
-        if case .head(let head) = unwrapInboundIn(data), !Self.isAlwaysServed(head) {
-            guard requests.admit() else {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            guard !Self.isAlwaysServed(head) else { break }
+            guard requests.admits() else {
                 refused = true
                 ServiceUnavailableAnswer.write(
                     "The shop is busy right now; please try again in a moment.\n", retryAfter: retryAfterSeconds,
                     context: context)
                 return
             }
-            inProgress += 1
+            awaitingEnd = true
+        case .body:
+            break
+        case .end:
+            guard awaitingEnd else { break }
+            awaitingEnd = false
+            if answeredBeforeEnd {
+                answeredBeforeEnd = false
+            } else {
+                requests.countWhole()
+                inProgress += 1
+            }
         }
         context.fireChannelRead(data)
     }
 
     package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // An answer's head ends its request's time in progress (an interim `100 Continue` does not).
-        if case .head(let head) = unwrapOutboundIn(data), head.status.code >= 200, inProgress > 0 {
-            inProgress -= 1
-            requests.release()
+        if case .head(let head) = unwrapOutboundIn(data), head.status.code >= 200 {
+            if inProgress > 0 {
+                inProgress -= 1
+                requests.release()
+            } else if awaitingEnd {
+                answeredBeforeEnd = true
+            }
         }
         context.write(data, promise: promise)
     }

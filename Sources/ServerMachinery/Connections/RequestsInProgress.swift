@@ -11,8 +11,11 @@ import Synchronization
 /// before any task is started, keeps the pool's queue short: what is admitted is answered in good
 /// time, what is not gets `503` with `Retry-After` at once, and connections keep being accepted.
 ///
-/// A request counts from its head until its answer's head is written (an event stream's answer
-/// never ends, but its head goes out at once), or until its connection closes.
+/// A request counts from its last byte until its answer's head is written (an event stream's
+/// answer never ends, but its head goes out at once), or until its connection closes. Not from
+/// its head: a client sending bodies slowly on purpose would then hold every place with a few
+/// hundred connections and shut everyone else out; waiting for a body costs the server nothing
+/// (the connection's body time-out bounds it).
 public final class RequestsInProgress: Sendable {
     /// Requests in progress at most; one more is answered `503`.
     public let limit: Int
@@ -39,21 +42,26 @@ public final class RequestsInProgress: Sendable {
     /// Requests refused at the cap since the start.
     public var refused: Int { refusals.load(ordering: .relaxed) }
 
-    /// Counts a request in; false, counting nothing, when the cap is reached.
-    package func admit() -> Bool {
-        guard count.add(1) <= limit else {
-            count.add(-1)
-            refusals.wrappingAdd(1, ordering: .relaxed)
-            if refusalsInEpisode.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
-                logger.warning("Refusing requests with 503: \(limit) in progress, the cap")
+    /// Whether a request may be taken in now; false (counted as a refusal) when the cap is
+    /// reached. A request taken in is counted once it is whole (``countWhole()``).
+    package func admits() -> Bool {
+        guard count.value >= limit else {
+            if refusalsInEpisode.load(ordering: .relaxed) > 0 {
+                let refused = refusalsInEpisode.exchange(0, ordering: .relaxed)
+                if refused > 0 { logger.notice("Taking requests again after refusing \(refused) at the cap") }
             }
-            return false
+            return true
         }
-        if refusalsInEpisode.load(ordering: .relaxed) > 0 {
-            let refused = refusalsInEpisode.exchange(0, ordering: .relaxed)
-            if refused > 0 { logger.notice("Taking requests again after refusing \(refused) at the cap") }
+        refusals.wrappingAdd(1, ordering: .relaxed)
+        if refusalsInEpisode.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+            logger.warning("Refusing requests with 503: \(limit) in progress, the cap")
         }
-        return true
+        return false
+    }
+
+    /// Counts in a request taken in whose last byte has come: from now on it is the server's work.
+    package func countWhole() {
+        count.add(1)
     }
 
     /// Counts `requests` out: their answers have begun, or their connection closed.
