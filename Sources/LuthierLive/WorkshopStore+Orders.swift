@@ -13,7 +13,10 @@ extension WorkshopStore {
     /// judgement of stock and its taking, and the commit: the order's own rows (unseen by anyone
     /// until the commit), its notice and the stock judged and taken are one statement on
     /// PostgreSQL. Orders placed at once therefore wait for each other for a statement and a
-    /// commit, not a whole order.
+    /// commit, not a whole order; and they share the commit (``GroupCommit``): the orders that
+    /// arrive while one is being written are written together next, one transaction and one
+    /// `fsync` for all, each in a savepoint of its own, so that one refused (its wood short, its
+    /// checkout ordered already) is undone alone. Each is answered once that commit is made.
     ///
     /// Idempotent per checkout: if `request.checkoutID` was already ordered, that order is
     /// returned unchanged and nothing is written — so a double click, a retried post or fifty
@@ -37,9 +40,9 @@ extension WorkshopStore {
         guard !request.lines.isEmpty else { throw WorkshopStoreError.emptyOrder }
         for draw in 1...Self.numberDraws {
             do {
-                let (order, soldOut) = try await database.write(lock: nil) { connection in
-                    try await self.placeOrder(request, on: connection, beforeCommit: beforeCommit)
-                }
+                let (order, soldOut) = try await orderCommits.commit(
+                    OrderPlacement(request: request, beforeCommit: beforeCommit)
+                ).get()
                 soldOutAfterOrders.leave(soldOut, for: order.number)
                 return order
             } catch  where database.isUniqueViolation(error) {
@@ -79,27 +82,58 @@ extension WorkshopStore {
 
     // MARK: - Inside a transaction
 
+    /// Places `placements` in one write transaction, in their order, and answers each: its order
+    /// and the woods out of stock once it took its own, or why it was refused.
+    ///
+    /// An order alone is the whole transaction: refused, it rolls it back. Several each go in a
+    /// savepoint: one refused is rolled back to its savepoint and the others are committed. What
+    /// fails the transaction itself (the connection, the commit) fails them all.
+    static func place(
+        _ placements: [OrderPlacement], on database: any SQLDatabase, now: @escaping @Sendable () -> Date
+    ) async throws -> [Result<PlacedOrder, any Error>] {
+        try await database.write(lock: nil) { connection in
+            guard placements.count > 1 else {
+                return try await [.success(place(placements[0], on: connection, now: now))]
+            }
+            var answers: [Result<PlacedOrder, any Error>] = []
+            answers.reserveCapacity(placements.count)
+            for (index, placement) in placements.enumerated() {
+                let savepoint = "order_\(index)"
+                try await connection.run("SAVEPOINT \(sql: savepoint)")
+                do {
+                    answers.append(.success(try await place(placement, on: connection, now: now)))
+                } catch {
+                    try await connection.run("ROLLBACK TO SAVEPOINT \(sql: savepoint)")
+                    answers.append(.failure(error))
+                }
+                try await connection.run("RELEASE SAVEPOINT \(sql: savepoint)")
+            }
+            return answers
+        }
+    }
+
     /// The order, and the woods out of stock once it took its own.
-    private func placeOrder(
-        _ request: OrderRequest, on connection: any SQLConnection, beforeCommit: @Sendable () async throws -> Void
-    ) async throws -> (Order, Set<StockedWood>) {
+    private static func place(
+        _ placement: OrderPlacement, on connection: any SQLConnection, now: @Sendable () -> Date
+    ) async throws -> PlacedOrder {
+        let request = placement.request
         var generator = SystemRandomNumberGenerator()
         let order = Order(
             placing: request, number: Order.newNumber(using: &generator),
             accessKey: Order.newAccessKey(using: &generator),  // the system's generator: a key is a secret
             // Stored in whole milliseconds; the returned order says exactly what was stored.
-            placedAt: Self.date(milliseconds: Self.milliseconds(now())))
+            placedAt: date(milliseconds: milliseconds(now())))
         // Written and told in the statement that takes the lock, so that the lock is held for one
         // statement and the commit (a notification goes out when its transaction commits, never if
         // it rolls back).
         let needs = WoodNeed.of(request.lines)
-        let taken = try await Self.take(
-            needs, after: Self.insertions(of: order), telling: WorkshopChange.placed(number: order.number).payload,
+        let taken = try await take(
+            needs, after: insertions(of: order), telling: WorkshopChange.placed(number: order.number).payload,
             on: connection)
         for entry in JournalEntry.ranOut(taking: needs, from: taken.before) {
             try await Self.write(entry, at: now(), on: connection)
         }
-        try await beforeCommit()
+        try await placement.beforeCommit()
         return (order, taken.soldOut)
     }
 
@@ -266,3 +300,12 @@ extension WorkshopStore {
         )
     }
 }
+
+/// An order to place, with the hook a test runs last inside its transaction.
+struct OrderPlacement: Sendable {
+    let request: OrderRequest
+    let beforeCommit: @Sendable () async throws -> Void
+}
+
+/// An order placed, and the woods out of stock once it took its own.
+typealias PlacedOrder = (order: Order, soldOut: Set<StockedWood>)

@@ -43,14 +43,25 @@ public final class WorkshopStore: Sendable {
     /// Session saves made at once share one statement and one commit.
     let sessionSaves: GroupCommit<SessionSave, SessionSaveOutcome>
 
+    /// Orders placed at once share one transaction and one commit, each in a savepoint of its own.
+    let orderCommits: GroupCommit<OrderPlacement, Result<PlacedOrder, any Error>>
+
     /// The woods out of stock after each order placed here, for ``soldOut(afterOrder:)``.
     let soldOutAfterOrders = OrderHandOff<Set<StockedWood>>()
 
-    init(database: any SQLDatabase, estimateRule: EstimateRule, now: @escaping @Sendable () -> Date) {
+    /// - Parameter ordersQueued: told how many orders wait for the one being written, each time
+    ///   one more does (for tests, which await it to know what goes in one commit).
+    init(
+        database: any SQLDatabase, estimateRule: EstimateRule, now: @escaping @Sendable () -> Date,
+        ordersQueued: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.database = database
         self.estimateRule = estimateRule
         self.now = now
         sessionSaves = GroupCommit { saves in try await Self.write(saves, on: database, now: now) }
+        orderCommits = GroupCommit(queued: ordersQueued) { placements in
+            try await Self.place(placements, on: database, now: now)
+        }
     }
 
     /// The stock a new database starts with, per wood, as the first migration seeds it.
