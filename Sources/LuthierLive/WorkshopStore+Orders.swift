@@ -98,6 +98,8 @@ extension WorkshopStore {
             var answers: [Result<PlacedOrder, any Error>] = []
             answers.reserveCapacity(placements.count)
             for (index, placement) in placements.enumerated() {
+                // Not released: the commit ends them all, and a release would be one more round
+                // trip per order on PostgreSQL.
                 let savepoint = "order_\(index)"
                 try await connection.run("SAVEPOINT \(sql: savepoint)")
                 do {
@@ -106,7 +108,6 @@ extension WorkshopStore {
                     try await connection.run("ROLLBACK TO SAVEPOINT \(sql: savepoint)")
                     answers.append(.failure(error))
                 }
-                try await connection.run("RELEASE SAVEPOINT \(sql: savepoint)")
             }
             return answers
         }
