@@ -59,7 +59,9 @@ public final class WorkshopStore: Sendable {
         self.estimateRule = estimateRule
         self.now = now
         sessionSaves = GroupCommit { saves in try await Self.write(saves, on: database, now: now) }
-        orderCommits = GroupCommit(queued: ordersQueued) { placements in
+        // At most 32 orders a commit: each is a subtransaction on PostgreSQL, whose backends
+        // track 64 of them per transaction before other transactions' snapshots grow costly.
+        orderCommits = GroupCommit(limit: 32, queued: ordersQueued) { placements in
             try await Self.place(placements, on: database, now: now)
         }
     }
