@@ -386,7 +386,39 @@
   // A post the shop has not answered within this is given up, and the page says so: a browser
   // queueing posts behind its connections (or a server gone quiet) never leaves a click unanswered.
   const postTimeout = 10000;
-  async function post(url, body) {
+
+  // A post refused for now (503 with Retry-After: the shop at its cap, or its store unable to
+  // save; either way nothing changed) is sent again after that wait, with up to as much again at
+  // random, at most `busyRetries` times, the page saying so: a customer's choice is not lost to a
+  // busy second. A newer post of the same field or form made meanwhile stands for it, and it is
+  // not sent again.
+  const busyRetries = 3;
+  const newestPosts = new Map();
+
+  /** Posts `body` to `url` until it is answered other than busy; true when accepted. `slot` names
+   * what a newer post replaces (a field of a form, or the form). */
+  async function post(url, body, slot = url) {
+    const mine = (newestPosts.get(slot) || 0) + 1;
+    newestPosts.set(slot, mine);
+    for (let attempt = 0; ; attempt += 1) {
+      const answer = await postOnce(url, body);
+      if (answer.retryAfter === null || attempt === busyRetries) {
+        if (answer.ok) clearNotice(); else showNotice(answer.message);
+        return answer.ok;
+      }
+      const seconds = Math.min(Math.max(answer.retryAfter, 1), 30);
+      const wait = seconds * 1000 * (1 + Math.random());
+      const shown = Math.ceil(wait / 1000);
+      showNotice(`${answer.message.trim()} Your change will be sent again in ${shown} `
+        + (shown === 1 ? 'second.' : 'seconds.'));
+      await new Promise((resolve) => window.setTimeout(resolve, wait));
+      if (newestPosts.get(slot) !== mine) return false;
+    }
+  }
+
+  /** One post: whether it was accepted, what to tell otherwise, and the seconds to wait when it
+   * was refused as busy (null for any other answer). */
+  async function postOnce(url, body) {
     const controller = new AbortController();
     const timer = window.setTimeout(() => controller.abort(), postTimeout);
     try {
@@ -397,20 +429,17 @@
         body,
         signal: controller.signal
       });
-      if (response.ok) {
-        clearNotice();
-        return true;
-      }
-      showNotice((await response.text()) || 'That change was not accepted.');
-      return false;
+      if (response.ok) return { ok: true, message: '', retryAfter: null };
+      const message = (await response.text()) || 'That change was not accepted.';
+      const header = response.status === 503 ? response.headers.get('Retry-After') : null;
+      const retryAfter = header === null ? NaN : Number(header);
+      return { ok: false, message, retryAfter: Number.isFinite(retryAfter) ? retryAfter : null };
     } catch (error) {
-      if (error?.name === 'AbortError') {
-        showNotice(`The shop did not answer within ${postTimeout / 1000} seconds; your change may not `
-          + 'have been saved. Reload the page to see where things stand.');
-      } else {
-        showNotice('The shop could not be reached; your last change was not saved.');
-      }
-      return false;
+      const message = error?.name === 'AbortError'
+        ? `The shop did not answer within ${postTimeout / 1000} seconds; your change may not `
+          + 'have been saved. Reload the page to see where things stand.'
+        : 'The shop could not be reached; your last change was not saved.';
+      return { ok: false, message, retryAfter: null };
     } finally {
       window.clearTimeout(timer);
     }
@@ -427,7 +456,8 @@
     const body = new URLSearchParams();
     body.set(input.name, input.value);
     edited.delete(input);
-    post(form.getAttribute('action'), body.toString());
+    const action = form.getAttribute('action');
+    post(action, body.toString(), `${action} ${input.name}`);
   });
 
   // A slider that names an <output> (the inspector's scrubber) shows its value as it moves.
