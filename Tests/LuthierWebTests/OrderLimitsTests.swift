@@ -1,4 +1,5 @@
 import ServerMachinery
+import TestSupport
 import Testing
 
 @testable import LuthierWeb
@@ -44,6 +45,38 @@ struct OrderLimitsTests {
             try await app.advance(by: .seconds(60))
             _ = try await CheckoutControllerTests.order(app, cookie: third)
             _ = try await CheckoutControllerTests.order(app, cookie: first)
+        }
+    }
+
+    @Test("one order posted from several tabs at once is answered 204 in each and uses one order of the limits")
+    func oneOrderPostedAtOnceCountsOnce() async throws {
+        let configure: @Sendable (inout LuthierConfiguration) -> Void = {
+            $0.orderLimitPerSession = RateLimiter.Rule(limit: 2, window: .seconds(60))
+            $0.orderLimitPerClient = RateLimiter.Rule(limit: 2, window: .seconds(60))
+        }
+        try await TestShop.run(ordersGated: true, configure: configure) { app, shop in
+            let cookie = try await CheckoutControllerTests.checkedOut(app)
+            // The first post is held at the workshop; seven more of the same order come meanwhile
+            // (a double click, tabs), each waiting for the first.
+            let posts = (0..<8).map { _ in
+                Task { try await app.scriptPost("/checkout/order", form: "", cookie: cookie) }
+            }
+            #expect(await shop.orderGate.until(waiting: 1))
+            #expect(await within { _ = await app.services.requests.untilCurrent { $0 == 8 } })
+            shop.orderGate.open()
+            var statuses: [Int] = []
+            for post in posts { statuses.append(try await post.value.status) }
+            #expect(statuses == Array(repeating: 204, count: 8))
+            #expect(try await shop.store.recentOrders(limit: 10).count == 1)
+
+            // The session and the address have used one order each: a second is welcome, a
+            // third is not.
+            #expect(try await app.scriptPost("/checkout/dismiss", form: "", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost("/checkout", form: "", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost("/checkout/order", form: "", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost("/checkout/dismiss", form: "", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost("/checkout", form: "", cookie: cookie).status == 204)
+            #expect(try await app.scriptPost("/checkout/order", form: "", cookie: cookie).status == 429)
         }
     }
 

@@ -25,13 +25,16 @@ final class TestShop: Sendable {
 
     let store: WorkshopStore
     let gate: Gate
+    /// Holds each order placed until the test opens it (open unless the shop is made `ordersGated`).
+    let orderGate: Gate
     private let counts = Mutex(Calls())
     private let madeIDs = Mutex(0)
 
     /// - Parameter path: the SQLite file (a restart test opens the same one twice); in memory by default.
-    init(gated: Bool = false, path: String = ":memory:") throws {
+    init(gated: Bool = false, ordersGated: Bool = false, path: String = ":memory:") throws {
         store = try WorkshopStore(path: path, now: { Self.now })
         gate = Gate(isOpen: !gated)
+        orderGate = Gate(isOpen: !ordersGated)
     }
 
     var calls: Calls { counts.withLock { $0 } }
@@ -57,6 +60,10 @@ final class TestShop: Sendable {
             counts.withLock { $0.shippingOptions += 1 }
             await gate.wait()
             return try await live.shippingOptions(lines)
+        }
+        workshop.placeOrder = { [self] request in
+            await orderGate.wait()
+            return try await live.placeOrder(request)
         }
         // The live workshop answers a checkout's three questions in one read: counted as each.
         workshop.answersTogether = { [self] lines in
@@ -89,15 +96,19 @@ final class TestShop: Sendable {
     /// application stops, so that no request is left waiting on it.
     static func run(
         gated: Bool = false,
+        ordersGated: Bool = false,
         configure: (inout LuthierConfiguration) -> Void = { _ in },
         log: LogCapture? = nil,
         _ body: @Sendable (TestApp, TestShop) async throws -> Void
     ) async throws {
-        let shop = try TestShop(gated: gated)
+        let shop = try TestShop(gated: gated, ordersGated: ordersGated)
         try await TestApp.run(
             configure: configure, environment: shop.environment(clock:), admin: .live(store: shop.store), log: log
         ) { app in
-            defer { shop.gate.open() }
+            defer {
+                shop.gate.open()
+                shop.orderGate.open()
+            }
             try await body(app, shop)
         }
     }

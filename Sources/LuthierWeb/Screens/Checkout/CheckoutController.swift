@@ -114,45 +114,46 @@ struct CheckoutController: Sendable {
     @Sendable func order(_ request: Request, context: LuthierRequestContext) async throws -> Response {
         try await forms.requireNoFields(request, action: "Order")
         let session = try await context.session.acting()
-        let model = try checkout(of: session)
-        // Posting an order that is already placed answers it again and counts nothing.
+        let ordering = try checkout(of: session).checkout
+        let placed = ordering.id
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        let taken =
-            model.latestState.order == nil ? try orderLimits.take(session: session.orderKey, client: client) : nil
-        let scarceTaken: ScarceWoodLimits.Taken?
-        do {
-            scarceTaken = taken == nil ? nil : try await takeScarceWoods(of: model, session: session, client: client)
-        } catch {
-            taken?.giveBack()
-            throw error
+        // What this post took of the limits, if it is the one that orders. Taken in the session's
+        // turn, where the posts of one order (a double click, tabs) follow one another: the first
+        // places it and counts, and the others find it placed and count nothing. Taken before the
+        // turn, every post of one order would take an order of the session's few an hour, and
+        // those past the limit would be refused an order that was being placed.
+        let taken = Mutex<(order: OrderLimits.Taken?, scarce: ScarceWoodLimits.Taken?)>((nil, nil))
+        let giveBack = {
+            let (order, scarce) = taken.withLock { taken in
+                defer { taken = (nil, nil) }
+                return taken
+            }
+            order?.giveBack()
+            scarce?.giveBack()
         }
+        let number = Mutex<String?>(nil)
         do {
             // Placed, with the cart settled, and saved in the session's turn. Made again on the
             // session as another instance stored it meanwhile, the order (placed once per
-            // checkout) is found again and settles that cart.
-            let placed = model.checkout.id
-            let number = Mutex<String?>(nil)
+            // checkout) is found again and settles that cart, and takes nothing again.
             try await context.session.act { session in
                 guard let model = session.build.currentCheckout, model.checkout.id == placed else {
                     throw UserFacingError(
                         .conflict,
                         "Your checkout was changed in another window at the same moment; please look at it again.")
                 }
+                // Posting an order that is already placed answers it again and counts nothing.
+                if model.latestState.order == nil, taken.withLock({ $0.order == nil }) {
+                    let order = try orderLimits.take(session: session.orderKey, client: client)
+                    taken.withLock { $0.order = order }
+                    let scarce = try await takeScarceWoods(of: model, session: session, client: client)
+                    taken.withLock { $0.scarce = scarce }
+                }
                 let order = try await session.shop.placeOrder(model)
                 number.withLock { $0 = order.number }
             }
-            // A new id once an order is placed: one planted before stops working here.
-            if taken != nil {
-                metrics.orderPlaced(guitars: model.checkout.guitarCount)
-                await sessions.rotate(session, once: model.checkout.id)
-                // A failed read leaves the builders as they were; the order stands.
-                if let number = number.withLock({ $0 }), let woods = try? await soldOut(number) {
-                    sessions.registry.orderTookStock(soldOut: woods)
-                }
-            }
         } catch let failure as CheckoutViewModel.OrderFailure {
-            taken?.giveBack()
-            scarceTaken?.giveBack()
+            giveBack()
             switch failure {
             case .notOrderable(let message), .refused(let message, _):
                 throw UserFacingError(.conflict, message)
@@ -161,9 +162,17 @@ struct CheckoutController: Sendable {
                 throw UserFacingError(.serviceUnavailable, message, retryAfter: 5)
             }
         } catch {
-            taken?.giveBack()
-            scarceTaken?.giveBack()
+            giveBack()
             throw error
+        }
+        // A new id once an order is placed: one planted before stops working here.
+        if taken.withLock({ $0.order != nil }) {
+            metrics.orderPlaced(guitars: ordering.guitarCount)
+            await sessions.rotate(session, once: placed)
+            // A failed read leaves the builders as they were; the order stands.
+            if let number = number.withLock({ $0 }), let woods = try? await soldOut(number) {
+                sessions.registry.orderTookStock(soldOut: woods)
+            }
         }
         return sessions.done(request, redirect: "/checkout")
     }
