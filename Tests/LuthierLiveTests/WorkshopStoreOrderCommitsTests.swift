@@ -19,9 +19,8 @@ import Testing
     func ordersQueuedShareACommitAndFailAlone(backend: StoreBackend) async throws {
         try await backend.with { clients in
             let admin = clients.admin
-            let koa = try #require(try await admin.stockLevels().first { $0.wood == .body(.koa) })
-            _ = try await admin.adjustStock(.body(.koa), 1 - koa.inStock, "one koa blank")
-            let mahogany = try #require(try await admin.stockLevels().first { $0.wood == .body(.mahogany) }).inStock
+            try await WorkshopClientContractTests.setStock(.body(.koa), to: 1, on: admin)
+            let mahogany = try #require(try await WorkshopClientContractTests.inStock(.body(.mahogany), on: admin))
 
             let (queued, queuedContinuation) = AsyncStream<Int>.makeStream()
             let (inFlight, inFlightContinuation) = AsyncStream<Void>.makeStream()
@@ -72,9 +71,9 @@ import Testing
                 #expect(try await clients.workshop.order(order.number) == order)
             }
             #expect(try await clients.workshop.recentOrders(10).count == 3)
-            let levels = try await admin.stockLevels()
-            #expect(levels.first { $0.wood == .body(.koa) }?.inStock == 1, "the short order took nothing")
-            #expect(levels.first { $0.wood == .body(.mahogany) }?.inStock == mahogany - 3)
+            let koa = try await WorkshopClientContractTests.inStock(.body(.koa), on: admin)
+            #expect(koa == 1, "the short order took nothing")
+            #expect(try await WorkshopClientContractTests.inStock(.body(.mahogany), on: admin) == mahogany - 3)
         }
     }
 }
