@@ -17,7 +17,9 @@ import Synchronization
 /// hundred connections and shut everyone else out; waiting for a body costs the server nothing
 /// (the connection's body time-out bounds it).
 public final class RequestsInProgress: Sendable {
-    /// Requests in progress at most; one more is answered `503`.
+    /// Requests in progress past which a new request's head is answered `503`. Requests whose
+    /// heads came while there was room still count once whole, so a burst of them may take the
+    /// count a little past it; no place is held for a body that has not come.
     public let limit: Int
     private let count = WatchedCount()
     private let refusals = Atomic<Int>(0)
