@@ -1,4 +1,6 @@
 import LuthierDomain
+import NIOCore
+import TestSupport
 import Testing
 
 @testable import LuthierWeb
@@ -394,6 +396,28 @@ struct BuildControllerTests {
 
             #expect(try await app.scriptPost(form: atLimit, cookie: cookie).status == 204)
             #expect(try await app.page(cookie: cookie).description == "Sky Long V with Koa body and Ebony fretboard")
+        }
+    }
+
+    @Test("a post that announces a body past the form limit is answered 413 before any of it is sent, and closed")
+    func announcedOversizedForm() async throws {
+        try await TestApp.run(configure: { $0.maxFormBytes = 64 }) { app in
+            let cookie = try await app.newSession()
+            let connection = try await RawHTTPConnection.connect(port: app.port)
+            // A client asking to go on (`Expect: 100-continue`, as curl does for large bodies) and
+            // one that just sends: neither should wait for the body to learn it is refused.
+            let head =
+                "POST /build HTTP/1.1\r\nHost: 127.0.0.1:\(app.port)\r\nCookie: luthier_session=\(cookie)\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000000\r\n"
+                + "Expect: 100-continue\r\n\r\n"
+            let result = await connection.exchange(
+                ByteBuffer(string: head), expecting: [.whole(isHead: false)], timeout: .seconds(30))
+            let response = try #require(try result.get().first)
+            #expect(response.status == 413)
+            #expect(response.text == "The request's body is larger than 64 bytes, the most this server takes.\n")
+            #expect(response.closesConnection)
+            await connection.close()
+            #expect(try await app.page(cookie: cookie).description == Self.defaultDescription)
         }
     }
 

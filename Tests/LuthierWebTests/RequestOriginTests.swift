@@ -1,4 +1,6 @@
+import NIOCore
 import ServerMachinery
+import TestSupport
 import Testing
 
 @testable import LuthierWeb
@@ -22,6 +24,42 @@ struct RequestOriginTests {
             #expect(app.services.registry.count == 0)
             for host in ["127.0.0.1:\(app.port)", "localhost:\(app.port)", "LOCALHOST", "[::1]:\(app.port)"] {
                 #expect(try await app.get("/healthz", headers: [("Host", host)]).status == 200, "\(host)")
+            }
+        }
+    }
+
+    @Test(
+        "a Host header twice, none in HTTP/1.1, one that is not a host, or a target naming another host: 400, closed"
+    )
+    func malformedHostRefused() async throws {
+        try await TestApp.run { app in
+            let own = "127.0.0.1:\(app.port)"
+            let heads: [(String, String)] = [
+                ("GET / HTTP/1.1\r\nHost: \(own)\r\nHost: evil.example\r\n", "one Host header"),
+                ("GET / HTTP/1.1\r\n", "must carry a Host header"),
+                ("GET / HTTP/1.1\r\nHost: \(own) evil\r\n", "is not a host name"),
+                ("GET / HTTP/1.1\r\nHost: \(own)/x\r\n", "is not a host name"),
+                ("GET / HTTP/1.1\r\nHost: 127.0.0.1:80a\r\n", "is not a host name"),
+                ("GET http://evil.example/ HTTP/1.1\r\nHost: \(own)\r\n", "must agree"),
+            ]
+            for (head, saying) in heads {
+                let connection = try await RawHTTPConnection.connect(port: app.port)
+                let result = await connection.exchange(
+                    ByteBuffer(string: head + "\r\n"), expecting: [.whole(isHead: false)], timeout: .seconds(30))
+                let response = try #require(try result.get().first, "\(head)")
+                #expect(response.status == 400, "\(head): \(response)")
+                #expect(response.text.contains(saying), "\(head): \(response.text)")
+                #expect(response.closesConnection, "\(head)")
+                await connection.close()
+            }
+            #expect(app.services.registry.count == 0)
+            // HTTP/1.0 may leave Host out, and a target in absolute form may name the shop itself.
+            for head in ["GET /healthz HTTP/1.0\r\n", "GET http://\(own)/healthz HTTP/1.1\r\nHost: \(own)\r\n"] {
+                let connection = try await RawHTTPConnection.connect(port: app.port)
+                let result = await connection.exchange(
+                    ByteBuffer(string: head + "\r\n"), expecting: [.whole(isHead: false)], timeout: .seconds(30))
+                #expect(try result.get().first?.status == 200, "\(head)")
+                await connection.close()
             }
         }
     }

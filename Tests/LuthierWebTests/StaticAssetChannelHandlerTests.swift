@@ -146,7 +146,9 @@ struct StaticAssetChannelHandlerTests {
         for _ in 0..<3 {
             channel.embeddedEventLoop.advanceTime(by: .seconds(9))
             try channel.writeInbound(
-                HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/styles.css")))
+                HTTPServerRequestPart.head(
+                    HTTPRequestHead(
+                        version: .http1_1, method: .GET, uri: "/styles.css", headers: ["Host": "shop.example"])))
             try channel.writeInbound(HTTPServerRequestPart.end(nil))
             // Answered here, never passed on.
             #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil)

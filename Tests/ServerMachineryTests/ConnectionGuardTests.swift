@@ -9,7 +9,8 @@ import Testing
 @Suite("ConnectionGuard")
 struct ConnectionGuardTests {
     static let limits = ConnectionGuard.Limits(
-        headerTimeout: .seconds(10), bodyTimeout: .seconds(5), stalledWriteTimeout: .seconds(30), retryAfterSeconds: 7)
+        headerTimeout: .seconds(10), bodyTimeout: .seconds(5), stalledWriteTimeout: .seconds(30), retryAfterSeconds: 7,
+        maxBodyBytes: 100)
 
     static func channel(counter: ConnectionCounter = ConnectionCounter(limit: 100)) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
@@ -18,7 +19,31 @@ struct ConnectionGuardTests {
         return channel
     }
 
-    static let head = HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/"))
+    static let head = HTTPServerRequestPart.head(
+        HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "shop.example"]))
+
+    /// A post's head with `headers` (its `Content-Length`, or `Transfer-Encoding: chunked`).
+    static func post(_ headers: HTTPHeaders) -> HTTPServerRequestPart {
+        var all: HTTPHeaders = ["Host": "shop.example"]
+        all.add(contentsOf: headers)
+        return .head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/build", headers: all))
+    }
+
+    static func body(_ count: Int) -> HTTPServerRequestPart {
+        .body(ByteBuffer(repeating: UInt8(ascii: "x"), count: count))
+    }
+
+    /// The parts the guard passed on to the handlers after it.
+    static func passedOn(_ channel: EmbeddedChannel) throws -> [HTTPServerRequestPart] {
+        var parts: [HTTPServerRequestPart] = []
+        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) { parts.append(part) }
+        return parts
+    }
+
+    static func answerEnds(_ channel: EmbeddedChannel) throws {
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+    }
 
     /// The head and body the guard wrote on `channel` itself, if it wrote both.
     static func answer(on channel: EmbeddedChannel) throws -> (HTTPResponseHead, String)? {
@@ -132,5 +157,100 @@ struct ConnectionGuardTests {
         // The admitted one keeps the whole head time-out.
         admitted.embeddedEventLoop.advanceTime(by: .seconds(9))
         #expect(admitted.isActive)
+    }
+
+    @Test(
+        "a request that announces a body past the cap is answered 413 at once; its body is read and dropped, then closed"
+    )
+    func announcedBodyPastTheCap() throws {
+        let channel = try Self.channel()
+        try channel.writeInbound(Self.post(["Content-Length": "101"]))
+        let (response, body) = try #require(try Self.answer(on: channel))
+        #expect(response.status == .payloadTooLarge)
+        #expect(response.headers["Connection"] == ["close"])
+        #expect(response.headers["X-Content-Type-Options"] == ["nosniff"])
+        #expect(body == "The request's body is larger than 100 bytes, the most this server takes.\n")
+        // The body the client sends anyway is read (a socket closed with bytes unread is reset,
+        // and the client may lose the answer), passed on nowhere, and then the connection closes.
+        try channel.writeInbound(Self.body(101))
+        #expect(channel.isActive)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(try Self.passedOn(channel).isEmpty)
+        #expect(!channel.isActive)
+    }
+
+    @Test("a client that waits for 100 Continue is answered 413 at once; the connection closes at the body time-out")
+    func announcedBodyNeverSent() throws {
+        let channel = try Self.channel()
+        try channel.writeInbound(Self.post(["Content-Length": "5000", "Expect": "100-continue"]))
+        #expect(try Self.answer(on: channel)?.0.status == .payloadTooLarge)
+        channel.embeddedEventLoop.advanceTime(by: Self.limits.bodyTimeout - .milliseconds(1))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(!channel.isActive)
+        #expect(try Self.passedOn(channel).isEmpty)
+    }
+
+    @Test("a body at the cap is passed on whole, announced or sent in chunks")
+    func bodyAtTheCap() throws {
+        for headers: HTTPHeaders in [["Content-Length": "100"], ["Transfer-Encoding": "chunked"]] {
+            let channel = try Self.channel()
+            try channel.writeInbound(Self.post(headers))
+            try channel.writeInbound(Self.body(60))
+            try channel.writeInbound(Self.body(40))
+            try channel.writeInbound(HTTPServerRequestPart.end(nil))
+            #expect(try Self.passedOn(channel).count == 4)
+            try Self.answerEnds(channel)
+            #expect(channel.isActive)
+        }
+    }
+
+    @Test("a body sent in chunks past the cap is passed on no further, and the connection closes once it is answered")
+    func chunkedBodyPastTheCap() throws {
+        let channel = try Self.channel()
+        try channel.writeInbound(Self.post(["Transfer-Encoding": "chunked"]))
+        try channel.writeInbound(Self.body(60))
+        // The chunk that crosses the cap goes on, so that the reader sees the body is too large.
+        try channel.writeInbound(Self.body(60))
+        try channel.writeInbound(Self.body(1_000))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(try Self.passedOn(channel).count == 3)
+        #expect(channel.isActive)
+        try Self.answerEnds(channel)
+        #expect(!channel.isActive)
+    }
+
+    @Test("an oversized request after one still being answered is answered after that answer, in order")
+    func announcedBodyPastTheCapWaitsForTheAnswerBefore() throws {
+        let channel = try Self.channel()
+        try channel.writeInbound(Self.head)
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        try channel.writeInbound(Self.post(["Content-Length": "5000"]))
+        #expect(try Self.passedOn(channel).count == 2)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        try Self.answerEnds(channel)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) != nil)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) != nil)
+        let (response, _) = try #require(try Self.answer(on: channel))
+        #expect(response.status == .payloadTooLarge)
+        try channel.writeInbound(Self.body(5000))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(!channel.isActive)
+    }
+
+    @Test("a request whose Host HTTP/1.1 refuses is answered 400 and the connection closes, nothing passed on")
+    func malformedHost() throws {
+        let channel = try Self.channel()
+        try channel.writeInbound(
+            HTTPServerRequestPart.head(
+                HTTPRequestHead(
+                    version: .http1_1, method: .GET, uri: "/",
+                    headers: HTTPHeaders([("Host", "shop.example"), ("Host", "evil")]))))
+        #expect(try Self.passedOn(channel).isEmpty)
+        let (response, body) = try #require(try Self.answer(on: channel))
+        #expect(response.status == .badRequest)
+        #expect(body == "A request must carry one Host header; this one carried 2.\n")
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(!channel.isActive)
     }
 }

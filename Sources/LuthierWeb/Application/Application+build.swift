@@ -196,7 +196,8 @@ public func buildApplicationWithServices(
         headerTimeout: TimeAmount(configuration.requestHeadTimeout),
         bodyTimeout: TimeAmount(configuration.requestBodyTimeout),
         stalledWriteTimeout: TimeAmount(configuration.stalledReaderTimeout),
-        refusedHeadTimeout: TimeAmount(configuration.refusedConnectionHeadTimeout))
+        refusedHeadTimeout: TimeAmount(configuration.refusedConnectionHeadTimeout),
+        maxBodyBytes: configuration.maxFormBytes)
     let app = Application(
         router: router,
         server: .layeredHTTP1(

@@ -11,6 +11,13 @@ import Synchronization
 ///   `bodyTimeout` of the head. An event stream, whose answer never ends, is not timed.
 /// - Past `ConnectionCounter.limit` open connections, a new one gets `503` with `Retry-After` and
 ///   is closed; one that sends nothing is closed after `refusedHeadTimeout`.
+/// - A request announcing a body larger than `maxBodyBytes` is answered `413` at once, without
+///   waiting for a body it would be refused (a client that waits for `100 Continue`, as curl does
+///   for large bodies, would otherwise wait until the body time-out cut it off unanswered), and
+///   the connection closes. A body sent in chunks that grows past it is passed on no further, and
+///   the connection closes once that request is answered, rather than reading the rest to drop it.
+/// - A request whose `Host` HTTP/1.1 refuses (two of them, none, not a host, or another host than
+///   its target names: ``HostField``) is answered `400` and the connection closes.
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
@@ -37,11 +44,13 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         /// Fixed, so that a reader that stopped reading holds this much in the kernel rather than the
         /// megabytes the kernel would otherwise grow it to; the rest is conflated in the server.
         package var sendBufferBytes: Int32 = 64 * 1024
+        /// The largest request body any route takes.
+        package var maxBodyBytes = Int.max
 
         package init(
             headerTimeout: TimeAmount = .seconds(10), bodyTimeout: TimeAmount = .seconds(10),
             stalledWriteTimeout: TimeAmount = .seconds(30), refusedHeadTimeout: TimeAmount = .seconds(1),
-            retryAfterSeconds: Int = 5, sendBufferBytes: Int32 = 64 * 1024
+            retryAfterSeconds: Int = 5, sendBufferBytes: Int32 = 64 * 1024, maxBodyBytes: Int = .max
         ) {
             self.headerTimeout = headerTimeout
             self.bodyTimeout = bodyTimeout
@@ -49,6 +58,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
             self.refusedHeadTimeout = refusedHeadTimeout
             self.retryAfterSeconds = retryAfterSeconds
             self.sendBufferBytes = sendBufferBytes
+            self.maxBodyBytes = maxBodyBytes
         }
     }
 
@@ -72,6 +82,20 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     /// a stylesheet.
     private var requestTimer: Scheduled<Void>?
     private var requestTimerFiresAt = NIODeadline.distantFuture
+    /// The bytes of the body being read so far.
+    private var bodyBytes = 0
+    /// Whether a request was refused here (its `Host`, or its body past `maxBodyBytes`): nothing
+    /// more is passed on, and the connection closes once that request's answer is written and its
+    /// body read to the end (or its body time-out passed). The body is read rather than left
+    /// unread: closing a socket with bytes unread resets it, and the client may then lose the
+    /// answer it was sent.
+    private var closing = false
+    /// Whether the refused request's body is still arriving.
+    private var refusedBodyArriving = false
+    /// Whether the refused request's answer has been written.
+    private var refusalAnswered = false
+    /// The answer due to the refused request once the answers before it are written.
+    private var dueAnswer: (status: HTTPResponseStatus, text: String)?
     private var stallTimer: Scheduled<Void>?
 
     package init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
@@ -126,17 +150,46 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
             if refused {
                 refuse(context: context)
                 return
             }
+            if closing { return }
+            if let problem = HostField.problem(of: head) {
+                logger.notice("Refused a request with 400: its Host header is not one HTTP/1.1 accepts")
+                refuse(.badRequest, problem, context: context)
+                return
+            }
+            if Self.announcedLength(head) ?? 0 > limits.maxBodyBytes {
+                logger.notice("Refused a request with 413: it announced a body past \(limits.maxBodyBytes) bytes")
+                refuse(
+                    .payloadTooLarge,
+                    "The request's body is larger than \(limits.maxBodyBytes) bytes, the most this server takes.\n",
+                    context: context)
+                return
+            }
+            bodyBytes = 0
             unanswered += 1
             arm(limits.bodyTimeout, context: context)
-        case .body:
-            if refused { return }
+        case .body(let part):
+            if refused || closing { return }
+            bodyBytes += part.readableBytes
+            // The part that crosses the cap goes on, so that the reader sees the body is too large
+            // and answers so; the rest is read and dropped.
+            if bodyBytes > limits.maxBodyBytes {
+                logger.notice("A request's body grew past \(limits.maxBodyBytes) bytes: the rest is dropped")
+                closing = true
+                refusedBodyArriving = true
+                refusalAnswered = unanswered == 0
+            }
         case .end:
             if refused { return }
+            if closing {
+                refusedBodyArriving = false
+                closeIfRefusalDone(context: context)
+                return
+            }
             // The body is in: an answer in progress is not timed. An answer that has already
             // ended (a static file answered on the head, a refusal before the body) armed the
             // wait for the next head, which stays.
@@ -146,11 +199,28 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            unanswered = max(unanswered - 1, 0)
-            if unanswered == 0 { arm(limits.headerTimeout, context: context) }
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
         }
-        context.write(data, promise: promise)
+        unanswered = max(unanswered - 1, 0)
+        guard unanswered == 0 else {
+            context.write(data, promise: promise)
+            return
+        }
+        if closing {
+            let written = context.writeAndFlush(data)
+            written.cascade(to: promise)
+            if let (status, text) = dueAnswer {
+                dueAnswer = nil
+                whenAnswered(PlainAnswer.write(status, text, closing: false, context: context), context: context)
+            } else {
+                whenAnswered(written, context: context)
+            }
+        } else {
+            arm(limits.headerTimeout, context: context)
+            context.write(data, promise: promise)
+        }
     }
 
     package func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -204,11 +274,47 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         context.channel.close(promise: nil)
     }
 
+    /// The body length a head announces (`Content-Length`), if it announces one.
+    private static func announcedLength(_ head: HTTPRequestHead) -> Int? {
+        head.headers.first(name: "content-length").flatMap { Int($0) }
+    }
+
+    /// Refuses the request whose head just came, with `status` and `text`, once the answers
+    /// before it are written; what else the connection sends is read and dropped, and it closes
+    /// once the answer is out and the body read (within the body time-out).
+    private func refuse(_ status: HTTPResponseStatus, _ text: String, context: ChannelHandlerContext) {
+        closing = true
+        refusedBodyArriving = true
+        arm(limits.bodyTimeout, context: context)
+        if unanswered == 0 {
+            whenAnswered(PlainAnswer.write(status, text, closing: false, context: context), context: context)
+        } else {
+            dueAnswer = (status, text)
+        }
+    }
+
+    /// Marks the refused request answered once `written` (its answer's end) is on the socket, and
+    /// closes the connection if its body has arrived too.
+    private func whenAnswered(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext) {
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        written.whenComplete { _ in
+            handler.value.refusalAnswered = true
+            handler.value.closeIfRefusalDone(context: loopBoundContext.value)
+        }
+    }
+
+    /// Closes the connection once the refused request is answered and its body has arrived.
+    private func closeIfRefusalDone(context: ChannelHandlerContext) {
+        guard closing, refusalAnswered, !refusedBodyArriving else { return }
+        context.close(promise: nil)
+    }
+
     private func refuse(context: ChannelHandlerContext) {
         logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
-        ServiceUnavailableAnswer.write(
-            "The server is busy; please try again in a few seconds.\n", retryAfter: limits.retryAfterSeconds,
-            context: context)
+        PlainAnswer.write(
+            .serviceUnavailable, "The server is busy; please try again in a few seconds.\n",
+            retryAfter: limits.retryAfterSeconds, context: context)
     }
 }
 

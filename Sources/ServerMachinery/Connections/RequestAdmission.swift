@@ -41,9 +41,9 @@ package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHand
             guard !Self.isAlwaysServed(head) else { break }
             guard requests.admits() else {
                 refused = true
-                ServiceUnavailableAnswer.write(
-                    "The shop is busy right now; please try again in a moment.\n", retryAfter: retryAfterSeconds,
-                    context: context)
+                PlainAnswer.write(
+                    .serviceUnavailable, "The shop is busy right now; please try again in a moment.\n",
+                    retryAfter: retryAfterSeconds, context: context)
                 return
             }
             awaitingEnd = true

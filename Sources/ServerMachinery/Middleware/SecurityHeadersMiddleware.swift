@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 
 /// Headers that keep the page from being framed, sniffed or made to run injected script.
 /// Behind a trusted TLS proxy, also `Strict-Transport-Security`, so the browser never again
@@ -47,5 +48,10 @@ package enum SecurityHeaders {
         for field in fields where field.name != .contentSecurityPolicy || headers[.contentSecurityPolicy] == nil {
             headers[fields: field.name] = [field]
         }
+    }
+
+    /// The same fields on NIO's headers, for an answer a channel handler writes itself.
+    package static func apply(to headers: inout HTTPHeaders) {
+        for field in fields { headers.replaceOrAdd(name: field.name.rawName, value: field.value) }
     }
 }

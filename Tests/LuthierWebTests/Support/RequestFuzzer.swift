@@ -554,7 +554,8 @@ struct RequestFuzzer {
         return request
     }
 
-    /// A form over the 16 KiB limit: 413, whether its length is declared or it comes in chunks.
+    /// A form over the 16 KiB limit: 413, whether its length is declared (answered on the head) or
+    /// it comes in chunks (answered by the form's reader).
     mutating func oversizedForm() -> FuzzRequest {
         var (_, request) = sessionPost(
             kind: "oversized form", status: 413, lineActions: ["increment", "decrement", "remove"])
@@ -565,6 +566,8 @@ struct RequestFuzzer {
         body += [UInt8](repeating: UInt8(ascii: "a"), count: max(0, size - body.count))
         request.body = body
         request.framing = chance(0.25) ? .chunked(pieces: int(1...6)) : .contentLength
+        // Refused, the connection closes (`Connection: close`), once the body is read to its end.
+        request.closesConnection = true
         return request
     }
 
