@@ -50,7 +50,8 @@ enum HostField {
 
     /// The authority a target in absolute form names (`http://shop:8080/path` → `shop:8080`).
     static func targetAuthority(_ uri: String) -> Substring? {
-        guard let scheme = uri.range(of: "://"), !uri.hasPrefix("/") else { return nil }
+        // Nearly every target is a path: that is settled on its first byte.
+        guard uri.utf8.first != UInt8(ascii: "/"), let scheme = uri.range(of: "://") else { return nil }
         let rest = uri[scheme.upperBound...]
         return rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
     }
