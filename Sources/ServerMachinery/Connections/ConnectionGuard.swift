@@ -13,11 +13,13 @@ import Synchronization
 ///   is closed; one that sends nothing is closed after `refusedHeadTimeout`.
 /// - A request announcing a body larger than `maxBodyBytes` is answered `413` at once, without
 ///   waiting for a body it would be refused (a client that waits for `100 Continue`, as curl does
-///   for large bodies, would otherwise wait until the body time-out cut it off unanswered), and
-///   the connection closes. A body sent in chunks that grows past it is passed on no further, and
-///   the connection closes once that request is answered, rather than reading the rest to drop it.
+///   for large bodies, would otherwise wait until the body time-out cut it off unanswered). A body
+///   sent in chunks that grows past it is passed on no further (the reader, given the part that
+///   crosses it, answers `413`).
 /// - A request whose `Host` HTTP/1.1 refuses (two of them, none, not a host, or another host than
-///   its target names: ``HostField``) is answered `400` and the connection closes.
+///   its target names: ``HostField``) is answered `400`.
+/// - After either refusal the connection closes, once the answer is written and what the client
+///   was still sending has been read and dropped, within the body time-out.
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
@@ -213,6 +215,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
             written.cascade(to: promise)
             if let (status, text) = dueAnswer {
                 dueAnswer = nil
+                arm(limits.bodyTimeout, context: context)
                 whenAnswered(PlainAnswer.write(status, text, closing: false, context: context), context: context)
             } else {
                 whenAnswered(written, context: context)
@@ -285,10 +288,12 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private func refuse(_ status: HTTPResponseStatus, _ text: String, context: ChannelHandlerContext) {
         closing = true
         refusedBodyArriving = true
-        arm(limits.bodyTimeout, context: context)
         if unanswered == 0 {
+            arm(limits.bodyTimeout, context: context)
             whenAnswered(PlainAnswer.write(status, text, closing: false, context: context), context: context)
         } else {
+            // An answer in progress is not timed: the body's time starts with this one's answer.
+            deadline = nil
             dueAnswer = (status, text)
         }
     }
