@@ -88,6 +88,27 @@ struct ConnectionLimitsTests {
         }
     }
 
+    @Test("streams asked for at the same instant cannot pass a client's cap together")
+    func streamsAskedForAtOnceKeepTheCap() async throws {
+        try await TestApp.run(configure: { $0.maxEventStreamsPerClient = 4 }) { app in
+            // Each is admitted and holds its place before it opens; checked at the request and
+            // counted only once open, a burst like this one opened past the cap (226 of 200, from a
+            // thousand asked for at once against a release build).
+            let streams = try await withThrowingTaskGroup(of: EventStreamClient.self) { group in
+                for _ in 0..<32 { group.addTask { try await app.openEventStream("/kiosk/events", cookie: nil) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(streams.filter { $0.head.status == .ok }.count == 4)
+            #expect(streams.filter { $0.head.status == .serviceUnavailable }.count == 28)
+            for stream in streams { await stream.connection.close() }
+            #expect(await app.streams { $0.open == 0 })
+            // The refused ones held no place: the address's four are free again.
+            let again = try await app.openEventStream("/kiosk/events", cookie: nil)
+            #expect(again.head.status == .ok)
+            await again.connection.close()
+        }
+    }
+
     @Test("kiosk displays past their own budget get 503; customers' pages still open")
     func kioskBudget() async throws {
         try await TestApp.run(configure: { $0.maxKioskStreams = 2 }) { app in

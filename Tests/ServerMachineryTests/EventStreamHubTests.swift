@@ -84,19 +84,54 @@ struct EventStreamHubTests {
     @Test("refusals are counted by the cap that refused them, and an allowed stream counts nothing")
     func refusalsByCause() {
         let hub = EventStreamHub(maxStreams: 1, maxStreamsPerSession: 2, maxKioskStreams: 1, maxStreamsPerClient: 1)
-        #expect(hub.refusal(kind: .shop, client: "a", sessionStreams: 0) == nil)
+        let admitted = try? hub.admit(kind: .shop, client: "a", sessionStreams: 0)
+        #expect(admitted != nil)
         #expect(hub.refusalsByCause.isEmpty)
-        _ = hub.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
+        _ = hub.register(StreamWaker(Stream().waker), kind: .shop, client: "a", reservation: admitted)
         _ = hub.register(StreamWaker(Stream().waker), kind: .kiosk, client: "b")
-        #expect(hub.refusal(kind: .shop) != nil)
-        #expect(hub.refusal(kind: .shop) != nil)
-        #expect(hub.refusal(kind: .kiosk) != nil)
+        #expect((try? hub.admit(kind: .shop)) == nil)
+        #expect((try? hub.admit(kind: .shop)) == nil)
+        #expect((try? hub.admit(kind: .kiosk)) == nil)
         let large = EventStreamHub(maxStreams: 10, maxStreamsPerSession: 2, maxStreamsPerClient: 1)
         _ = large.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
-        #expect(large.refusal(kind: .shop, client: "a") != nil)
-        #expect(large.refusal(kind: .shop, client: "c", sessionStreams: 2) != nil)
+        #expect((try? large.admit(kind: .shop, client: "a")) == nil)
+        #expect((try? large.admit(kind: .shop, client: "c", sessionStreams: 2)) == nil)
         #expect(hub.refusalsByCause == ["streams": 2, "kiosk-streams": 1])
         #expect(large.refusalsByCause == ["client-streams": 1, "session-streams": 1])
+    }
+
+    @Test("streams admitted at the same instant cannot pass a cap together: each holds its place until it opens")
+    func admittedStreamsHoldTheirPlaces() throws {
+        let hub = EventStreamHub(maxStreams: 100, maxKioskStreams: 2, maxStreamsPerClient: 3)
+        // Three kiosks asked for at once from one address, none open yet: the third passes no cap
+        // the first two have not taken already.
+        let first = try hub.admit(kind: .kiosk, client: "a")
+        let second = try hub.admit(kind: .kiosk, client: "a")
+        #expect((try? hub.admit(kind: .kiosk, client: "b")) == nil, "the kiosks' budget of 2 is held")
+        let customer = try hub.admit(kind: .shop, client: "a")
+        #expect((try? hub.admit(kind: .shop, client: "a")) == nil, "the address's 3 are held")
+        // Opening turns each held place into its stream's: nothing is counted twice.
+        for (reservation, kind) in [(first, EventStreamHub.Kind.kiosk), (second, .kiosk), (customer, .shop)] {
+            _ = hub.register(StreamWaker(Stream().waker), kind: kind, client: "a", reservation: reservation)
+        }
+        #expect(hub.openStreams == 3)
+        #expect((try? hub.admit(kind: .shop, client: "a")) == nil)
+        #expect((try? hub.admit(kind: .shop, client: "b")) != nil)
+    }
+
+    @Test("a stream admitted and never opened gives its place back when it is dropped")
+    func anUnopenedStreamGivesItsPlaceBack() throws {
+        let hub = EventStreamHub(maxStreams: 1, maxStreamsPerClient: 1)
+        do {
+            let unopened = try hub.admit(kind: .inspector, client: "a")
+            #expect((try? hub.admit(kind: .inspector, client: "b")) == nil)
+            withExtendedLifetime(unopened) {}
+        }
+        let next = try hub.admit(kind: .inspector, client: "a")
+        _ = hub.register(StreamWaker(Stream().waker), kind: .inspector, client: "a", reservation: next)
+        // Taken by its stream, the place is not given back again when the reservation goes.
+        _ = consume next
+        #expect((try? hub.admit(kind: .shop, client: "b")) == nil)
     }
 
     @Test(

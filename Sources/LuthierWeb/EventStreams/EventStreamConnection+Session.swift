@@ -5,10 +5,11 @@ extension EventStreamConnection {
     /// The stream of a session: it keeps the session in use while it is open, and each tab's
     /// stream is drawn on the session's inspector as a lane of its own (`tab.<n>.patch`).
     init(
-        session: Session, hub: EventStreamHub, start: Start = .fresh, client: String = "", compressed: Bool = false
+        session: Session, hub: EventStreamHub, start: Start = .fresh, client: String = "",
+        reservation: EventStreamHub.Reservation? = nil, compressed: Bool = false
     ) {
         self.init(
-            fragments: session.fragments, hub: hub, start: start, client: client,
+            fragments: session.fragments, hub: hub, start: start, client: client, reservation: reservation,
             tap: session.shop.taps.map { EventStreamTap(Tap($0, "tab")) },
             compressed: compressed,
             opened: { session.streamOpened() }, closed: { session.streamClosed() }

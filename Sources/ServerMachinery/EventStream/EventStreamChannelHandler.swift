@@ -253,7 +253,8 @@ package final class EventStreamChannelHandler: ChannelDuplexHandler, RemovableCh
             // The owner counts it first (a session's streams), then the hub, whose counts a caller
             // may await: once they show the stream, so does its owner.
             connection.opened()
-            let hubID = hub.register(waker, kind: connection.kind, client: connection.client)
+            let hubID = hub.register(
+                waker, kind: connection.kind, client: connection.client, reservation: connection.reservation)
             // Counted until its connection has closed, not only until its last event: the hub's
             // counts (its caps, and the drain a graceful shutdown waits for) hold every connection
             // in use.

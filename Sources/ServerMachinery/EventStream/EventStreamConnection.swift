@@ -41,6 +41,8 @@ package struct EventStreamConnection: Sendable {
     /// The budget it counts in and the client address it counts for.
     package let kind: EventStreamHub.Kind
     package let client: String
+    /// The place its admission holds against the caps until it opens (`EventStreamHub.admit`).
+    package let reservation: EventStreamHub.Reservation?
     /// Where each patch this stream writes is recorded, on a lane of its own (`tab.<n>.patch`):
     /// the inspector shows one lane per open tab.
     package let tap: EventStreamTap?
@@ -55,6 +57,7 @@ package struct EventStreamConnection: Sendable {
         start: Start = .fresh,
         kind: EventStreamHub.Kind = .shop,
         client: String = "",
+        reservation: EventStreamHub.Reservation? = nil,
         tap: EventStreamTap? = nil,
         compressed: Bool = false,
         opened: @escaping @Sendable () -> Void = {},
@@ -64,6 +67,7 @@ package struct EventStreamConnection: Sendable {
         self.start = start
         self.kind = kind
         self.client = client
+        self.reservation = reservation
         self.tap = tap
         self.compressed = compressed
         self.fragments = fragments

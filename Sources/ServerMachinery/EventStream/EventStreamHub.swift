@@ -86,6 +86,22 @@ public final class EventStreamHub: ConditionWatched {
         package var inspectorsPerClient: [String: Int] = [:]
         /// Streams refused since the start, by the cap that refused them.
         package var refusals: [String: Int] = [:]
+        /// Places held for streams admitted and not open yet (``Reservation``), counted as open.
+        package var reservedCustomers = 0
+        package var reservedKiosks = 0
+        package var reservedPerClient: [String: Int] = [:]
+        package var reservedInspectorsPerClient: [String: Int] = [:]
+
+        /// Holds or gives back (`by` -1) a place for a stream of `kind` from `client`.
+        mutating func reserve(_ kind: Kind, client: String, by change: Int) {
+            if kind == .kiosk { reservedKiosks += change } else { reservedCustomers += change }
+            let left = (reservedPerClient[client] ?? 0) + change
+            reservedPerClient[client] = left > 0 ? left : nil
+            if kind == .inspector {
+                let inspectors = (reservedInspectorsPerClient[client] ?? 0) + change
+                reservedInspectorsPerClient[client] = inspectors > 0 ? inspectors : nil
+            }
+        }
         /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
         /// replaces it.
         package var bundles: [String: @Sendable () -> EventLoopFuture<Void>] = [:]
@@ -153,44 +169,61 @@ public final class EventStreamHub: ConditionWatched {
         self.maxInspectorsPerClient = max(maxInspectorsPerClient, 1)
     }
 
-    /// Why a new stream may not open now (nil when it may): its budget, its client or the
-    /// session's tabs already hold as many streams as allowed. Checked before opening, so a cap
-    /// may be passed by the few streams opening at the same instant, never by more.
+    /// Admits a new stream, holding its place against the caps until it opens (or is dropped
+    /// unopened), or throws why it may not open: its budget, its client or the session's tabs
+    /// already hold as many streams as allowed. The check and the hold are one step under the
+    /// hub's lock, so streams asked for at the same instant cannot pass a cap together (they
+    /// did: 226 of a client's cap of 200 kiosk streams opened from a thousand asked at once).
     ///
     /// `alongside` are the streams admitted before this one into the same bundle, not open yet:
-    /// they count as open (a session's own: its page stream and its inspectors).
-    package func refusal(
-        kind: Kind = .shop, client: String? = nil, sessionStreams: Int? = nil, sessionInspectors: Int? = nil,
+    /// their places are held already, and they count as the session's own (its page stream and
+    /// its inspectors). The session's counts (`sessionStreams`, `sessionInspectors`) are its open
+    /// streams, kept by the session: a burst of tabs of one browser can pass its cap by the few
+    /// asked for at the same instant (the address's cap still holds them).
+    package func admit(
+        kind: Kind = .shop, client: String = "", sessionStreams: Int? = nil, sessionInspectors: Int? = nil,
         alongside: Alongside = .none
-    ) -> UserFacingError? {
-        let refusal =
-            uncountedRefusal(
-                kind: kind, client: client,
-                sessionStreams: sessionStreams.map { $0 + alongside.count(.shop) + alongside.count(.inspector) },
-                alongside: alongside)
-            ?? inspectorRefusal(
-                kind: kind, client: client,
-                sessionInspectors: sessionInspectors.map { $0 + alongside.count(.inspector) },
-                alongside: alongside)
-        if let (cause, _) = refusal { state.withLock { $0.refusals[cause, default: 0] += 1 } }
-        return refusal?.error
+    ) throws(UserFacingError) -> Reservation {
+        let refusal = state.withLock { state -> (cause: String, error: UserFacingError)? in
+            let refusal =
+                capRefusal(
+                    kind: kind, client: client,
+                    sessionStreams: sessionStreams.map { $0 + alongside.count(.shop) + alongside.count(.inspector) },
+                    in: state)
+                ?? inspectorRefusal(
+                    kind: kind, client: client,
+                    sessionInspectors: sessionInspectors.map { $0 + alongside.count(.inspector) }, in: state)
+            if let (cause, _) = refusal {
+                state.refusals[cause, default: 0] += 1
+            } else {
+                state.reserve(kind, client: client, by: 1)
+            }
+            return refusal
+        }
+        if let refusal { throw refusal.error }
+        return Reservation(hub: self, kind: kind, client: client)
+    }
+
+    /// Gives back the place `reservation` held, if its stream did not take it.
+    fileprivate func giveBack(_ reservation: Reservation) {
+        guard reservation.settle() else { return }
+        state.withLock { $0.reserve(reservation.kind, client: reservation.client, by: -1) }
     }
 
     /// Streams refused since the start, by cause: `streams` and `kiosk-streams` (the server's
     /// caps), `client-streams` (one address's), `session-streams` (one browser's).
     public var refusalsByCause: [String: Int] { state.withLock { $0.refusals } }
 
-    private func uncountedRefusal(kind: Kind, client: String?, sessionStreams: Int?, alongside: Alongside) -> (
+    /// Why a stream may not open past the server's, the client's or the session's cap, counting
+    /// the places held for streams admitted and not open yet.
+    private func capRefusal(kind: Kind, client: String, sessionStreams: Int?, in state: State) -> (
         cause: String, error: UserFacingError
     )? {
-        let (open, clientOpen) = state.withLock { state in
-            (
-                kind == .kiosk ? state.kioskStreams : state.streams.count - state.kioskStreams,
-                client.map { state.perClient[$0] ?? 0 } ?? 0
-            )
-        }
-        let kindCount = open + (kind == .kiosk ? alongside.count(.kiosk) : alongside.total - alongside.count(.kiosk))
-        let clientCount = clientOpen + alongside.total
+        let kindCount =
+            kind == .kiosk
+            ? state.kioskStreams + state.reservedKiosks
+            : state.streams.count - state.kioskStreams + state.reservedCustomers
+        let clientCount = (state.perClient[client] ?? 0) + (state.reservedPerClient[client] ?? 0)
         if kindCount >= (kind == .kiosk ? maxKioskStreams : maxStreams) {
             return (
                 kind == .kiosk ? "kiosk-streams" : "streams",
@@ -202,7 +235,7 @@ public final class EventStreamHub: ConditionWatched {
                     retryAfter: 10, kind: .overload)
             )
         }
-        if client != nil, clientCount >= maxStreamsPerClient {
+        if clientCount >= maxStreamsPerClient {
             return (
                 "client-streams",
                 UserFacingError(
@@ -226,7 +259,7 @@ public final class EventStreamHub: ConditionWatched {
     }
 
     /// Why one more inspector may not open: its session's or its client's inspectors are at their cap.
-    private func inspectorRefusal(kind: Kind, client: String?, sessionInspectors: Int?, alongside: Alongside) -> (
+    private func inspectorRefusal(kind: Kind, client: String, sessionInspectors: Int?, in state: State) -> (
         cause: String, error: UserFacingError
     )? {
         guard kind == .inspector else { return nil }
@@ -240,9 +273,7 @@ public final class EventStreamHub: ConditionWatched {
                     retryAfter: 30, kind: .overload)
             )
         }
-        let open =
-            (client.map { client in state.withLock { $0.inspectorsPerClient[client] ?? 0 } } ?? 0)
-            + alongside.count(.inspector)
+        let open = (state.inspectorsPerClient[client] ?? 0) + (state.reservedInspectorsPerClient[client] ?? 0)
         if open >= maxInspectorsPerClient {
             return (
                 "client-inspectors",
@@ -284,8 +315,14 @@ public final class EventStreamHub: ConditionWatched {
     /// thousand kiosks woken at once on both event loops would queue for that lock.
     public var heartbeat: Int { beats.load(ordering: .acquiring) }
 
-    package func register(_ waker: StreamWaker, kind: Kind = .shop, client: String = "") -> Int {
+    /// Counts a stream that opens, in place of the place its admission held (`reservation`).
+    package func register(
+        _ waker: StreamWaker, kind: Kind = .shop, client: String = "", reservation: Reservation? = nil
+    ) -> Int {
         let (id, open, satisfied) = state.withLock { state in
+            if let reservation, reservation.settle() {
+                state.reserve(reservation.kind, client: reservation.client, by: -1)
+            }
             let id = state.nextID
             state.nextID += 1
             state.streams[id] = Stream(waker: waker, kind: kind, client: client)
@@ -370,5 +407,33 @@ public final class EventStreamHub: ConditionWatched {
             state.streams.compactMap { id, stream in id % slices == slice ? stream.waker : nil }
         }
         for waker in wakers { waker.wake() }
+    }
+}
+
+extension EventStreamHub {
+    /// The place ``EventStreamHub/admit(kind:client:sessionStreams:sessionInspectors:alongside:)``
+    /// holds for a stream until it opens: its stream's ``EventStreamHub/register(_:kind:client:reservation:)``
+    /// takes it, and if the stream never opens (a `HEAD` request, an error after the admission, a
+    /// client gone first), the last reference dropped gives it back.
+    package final class Reservation: Sendable {
+        fileprivate let hub: EventStreamHub
+        fileprivate let kind: Kind
+        fileprivate let client: String
+        private let settled = Atomic<Bool>(false)
+
+        fileprivate init(hub: EventStreamHub, kind: Kind, client: String) {
+            self.hub = hub
+            self.kind = kind
+            self.client = client
+        }
+
+        /// True only the first time: the place is taken by its stream or given back, once.
+        fileprivate func settle() -> Bool {
+            !settled.exchange(true, ordering: .acquiringAndReleasing)
+        }
+
+        deinit {
+            hub.giveBack(self)
+        }
     }
 }

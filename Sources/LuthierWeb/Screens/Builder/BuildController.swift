@@ -65,14 +65,12 @@ struct BuildController: Sendable {
             throw UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(client: client, sessionStreams: session.openStreamCount, alongside: alongside) {
-            throw refusal
-        }
+        let reservation = try hub.admit(client: client, sessionStreams: session.openStreamCount, alongside: alongside)
         return EventStreamConnection(
             session: session,
             hub: hub,
             start: .of(request, in: session.fragments),
-            client: client, compressed: ResponseFactory.acceptsGzip(request)
+            client: client, reservation: reservation, compressed: ResponseFactory.acceptsGzip(request)
         )
     }
 }

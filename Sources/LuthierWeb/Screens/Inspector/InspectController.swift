@@ -100,14 +100,11 @@ struct InspectController: Sendable {
             throw UserFacingError(.forbidden, "No live session: open / first; the inspector follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(
+        let reservation = try hub.admit(
             kind: .inspector, client: client, sessionStreams: session.openStreamCount,
             sessionInspectors: session.openInspectorCount, alongside: alongside)
-        {
-            throw refusal
-        }
         return stream(
-            recorder, view, request: request, client: client,
+            recorder, view, request: request, client: client, reservation: reservation,
             opened: { session.streamOpened(inspector: true) }, closed: { session.streamClosed(inspector: true) })
     }
 
@@ -150,8 +147,8 @@ struct InspectController: Sendable {
         let view = try View(of: request, base: "/admin/inspect")
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(kind: .inspector, client: client, alongside: alongside) { throw refusal }
-        return stream(recorder, view, request: request, client: client, counts: shopCounts)
+        let reservation = try hub.admit(kind: .inspector, client: client, alongside: alongside)
+        return stream(recorder, view, request: request, client: client, reservation: reservation, counts: shopCounts)
     }
 
     /// The diagram of `recorder`, drawn again while any stream follows it whenever it moved (the
@@ -159,7 +156,7 @@ struct InspectController: Sendable {
     /// streams follow it (`InspectorFeeds`). The recorder records while any is open.
     private func stream(
         _ recorder: TapRecorder, _ view: View, request: Request, client: String,
-        counts: (@Sendable () -> String)? = nil,
+        reservation: EventStreamHub.Reservation, counts: (@Sendable () -> String)? = nil,
         opened: @escaping @Sendable () -> Void = {}, closed: @escaping @Sendable () -> Void = {}
     ) -> EventStreamConnection {
         let stopWatching = recorder.watch()
@@ -183,7 +180,7 @@ struct InspectController: Sendable {
         }
         return EventStreamConnection(
             fragments: fragments, hub: hub, start: .fresh,
-            kind: .inspector, client: client,
+            kind: .inspector, client: client, reservation: reservation,
             compressed: ResponseFactory.acceptsGzip(request),
             opened: opened,
             closed: {

@@ -44,7 +44,7 @@ struct KioskController: Sendable {
         _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
     ) throws(UserFacingError) -> EventStreamConnection {
         let client = origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(kind: .kiosk, client: client, alongside: alongside) { throw refusal }
+        let reservation = try hub.admit(kind: .kiosk, client: client, alongside: alongside)
         return EventStreamConnection(
             fragments: showroom.kioskFragments,
             hub: hub,
@@ -52,7 +52,7 @@ struct KioskController: Sendable {
                 + Int.random(in: 0...hub.reconnectDelayMilliseconds),
             start: .of(request, in: showroom.kioskFragments),
             kind: .kiosk,
-            client: client, compressed: ResponseFactory.acceptsGzip(request)
+            client: client, reservation: reservation, compressed: ResponseFactory.acceptsGzip(request)
         )
     }
 }

@@ -39,7 +39,7 @@ struct OrderController: Sendable {
     ) async throws -> EventStreamConnection {
         let order = try await authorizedOrder(request, context: context).order
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        if let refusal = hub.refusal(kind: .order, client: client, alongside: alongside) { throw refusal }
+        let reservation = try hub.admit(kind: .order, client: client, alongside: alongside)
         let render = renderer
         func stages(_ order: Order) -> Fragment {
             Fragment(
@@ -66,7 +66,7 @@ struct OrderController: Sendable {
             // A store of this connection's own: a reconnect gets its one small fragment again.
             start: .fresh,
             kind: .order,
-            client: client, compressed: ResponseFactory.acceptsGzip(request),
+            client: client, reservation: reservation, compressed: ResponseFactory.acceptsGzip(request),
             closed: stop, unused: stop
         )
     }
