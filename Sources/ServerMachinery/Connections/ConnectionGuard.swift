@@ -98,6 +98,9 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var refusalAnswered = false
     /// The answer due to the refused request once the answers before it are written.
     private var dueAnswer: (status: HTTPResponseStatus, text: String)?
+    /// A connection past the cap: the writing of its `503`, until its request's end has come.
+    private var refusalWritten: EventLoopFuture<Void>?
+    private var refusalSent = false
     private var stallTimer: Scheduled<Void>?
 
     package init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
@@ -186,7 +189,15 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
                 refusalAnswered = unanswered == 0
             }
         case .end:
-            if refused { return }
+            if refused {
+                // Closed once the refusal is written: the refused request's body is read first.
+                if let written = refusalWritten {
+                    refusalWritten = nil
+                    let channel = context.channel
+                    written.whenComplete { _ in channel.close(promise: nil) }
+                }
+                return
+            }
             if closing {
                 refusedBodyArriving = false
                 closeIfRefusalDone(context: context)
@@ -315,11 +326,15 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         context.close(promise: nil)
     }
 
+    /// Answers the head of a connection past the cap `503`; the connection closes once its
+    /// request's end has come (its body read, or the short refusal time-out passed).
     private func refuse(context: ChannelHandlerContext) {
+        guard !refusalSent else { return }
+        refusalSent = true
         logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
-        PlainAnswer.write(
+        refusalWritten = PlainAnswer.write(
             .serviceUnavailable, "The server is busy; please try again in a few seconds.\n",
-            retryAfter: limits.retryAfterSeconds, context: context)
+            retryAfter: limits.retryAfterSeconds, closing: false, context: context)
     }
 }
 

@@ -24,8 +24,13 @@ package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHand
     /// That request was answered before its last byte came (a refusal of its head or of its size):
     /// it is not counted when the byte comes.
     private var answeredBeforeEnd = false
-    /// A request was refused: the connection is closing, and what else it sends is dropped.
+    /// A request was refused: what else the connection sends is dropped, and it closes once the
+    /// refused request's last byte has come and the refusal is written.
     private var refused = false
+    /// The refusal's writing, until the refused request's end comes: closing with its body unread
+    /// would reset the socket, and the client, still writing, could lose the answer. (Should the
+    /// end never come, the connection guard's time-out closes the connection.)
+    private var refusalWritten: EventLoopFuture<Void>?
 
     /// - Parameter retryAfterSeconds: soon, since the load that refused it passes (the page
     ///   script adds up to as much again at random).
@@ -35,15 +40,22 @@ package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHand
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if refused { return }
+        if refused {
+            if case .end = unwrapInboundIn(data), let written = refusalWritten {
+                refusalWritten = nil
+                let channel = context.channel
+                written.whenComplete { _ in channel.close(promise: nil) }
+            }
+            return
+        }
         switch unwrapInboundIn(data) {
         case .head(let head):
             guard !Self.isAlwaysServed(head) else { break }
             guard requests.admits() else {
                 refused = true
-                PlainAnswer.write(
+                refusalWritten = PlainAnswer.write(
                     .serviceUnavailable, "The shop is busy right now; please try again in a moment.\n",
-                    retryAfter: retryAfterSeconds, context: context)
+                    retryAfter: retryAfterSeconds, closing: false, context: context)
                 return
             }
             awaitingEnd = true
