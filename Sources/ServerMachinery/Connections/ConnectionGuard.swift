@@ -86,7 +86,8 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var requestTimerFiresAt = NIODeadline.distantFuture
     /// The bytes of the body being read so far.
     private var bodyBytes = 0
-    /// Whether a request was refused here (its `Host`, or its body past `maxBodyBytes`): nothing
+    /// Whether a request was refused here (the connection past the cap, its `Host`, or its body
+    /// past `maxBodyBytes`): nothing
     /// more is passed on, and the connection closes once that request's answer is written and its
     /// body read to the end (or its body time-out passed). The body is read rather than left
     /// unread: closing a socket with bytes unread resets it, and the client may then lose the
@@ -98,9 +99,6 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var refusalAnswered = false
     /// The answer due to the refused request once the answers before it are written.
     private var dueAnswer: (status: HTTPResponseStatus, text: String)?
-    /// A connection past the cap: the writing of its `503`, until its request's end has come.
-    private var refusalWritten: EventLoopFuture<Void>?
-    private var refusalSent = false
     private var stallTimer: Scheduled<Void>?
 
     package init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
@@ -156,11 +154,15 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if closing { return }
             if refused {
-                refuse(context: context)
+                logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
+                // Timed by the short refusal time-out set when it opened, not the body time-out.
+                refuse(
+                    .serviceUnavailable, "The server is busy; please try again in a few seconds.\n",
+                    retryAfter: limits.retryAfterSeconds, bodyTimed: false, context: context)
                 return
             }
-            if closing { return }
             if let problem = HostField.problem(of: head) {
                 logger.notice("Refused a request with 400: its Host header is not one HTTP/1.1 accepts")
                 refuse(.badRequest, problem, context: context)
@@ -178,7 +180,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
             unanswered += 1
             arm(limits.bodyTimeout, context: context)
         case .body(let part):
-            if refused || closing { return }
+            if closing { return }
             bodyBytes += part.readableBytes
             // The part that crosses the cap goes on, so that the reader sees the body is too large
             // and answers so; the rest is read and dropped.
@@ -189,15 +191,6 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
                 refusalAnswered = unanswered == 0
             }
         case .end:
-            if refused {
-                // Closed once the refusal is written: the refused request's body is read first.
-                if let written = refusalWritten {
-                    refusalWritten = nil
-                    let channel = context.channel
-                    written.whenComplete { _ in channel.close(promise: nil) }
-                }
-                return
-            }
             if closing {
                 refusedBodyArriving = false
                 closeIfRefusalDone(context: context)
@@ -227,7 +220,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
             if let (status, text) = dueAnswer {
                 dueAnswer = nil
                 arm(limits.bodyTimeout, context: context)
-                whenAnswered(PlainAnswer.write(status, text, closing: false, context: context), context: context)
+                whenAnswered(PlainAnswer.write(status, text, context: context), context: context)
             } else {
                 whenAnswered(written, context: context)
             }
@@ -295,13 +288,16 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
 
     /// Refuses the request whose head just came, with `status` and `text`, once the answers
     /// before it are written; what else the connection sends is read and dropped, and it closes
-    /// once the answer is out and the body read (within the body time-out).
-    private func refuse(_ status: HTTPResponseStatus, _ text: String, context: ChannelHandlerContext) {
+    /// once the answer is out and the body read (within the body time-out, when `bodyTimed`).
+    private func refuse(
+        _ status: HTTPResponseStatus, _ text: String, retryAfter: Int? = nil, bodyTimed: Bool = true,
+        context: ChannelHandlerContext
+    ) {
         closing = true
         refusedBodyArriving = true
         if unanswered == 0 {
-            arm(limits.bodyTimeout, context: context)
-            whenAnswered(PlainAnswer.write(status, text, closing: false, context: context), context: context)
+            if bodyTimed { arm(limits.bodyTimeout, context: context) }
+            whenAnswered(PlainAnswer.write(status, text, retryAfter: retryAfter, context: context), context: context)
         } else {
             // An answer in progress is not timed: the body's time starts with this one's answer.
             deadline = nil
@@ -324,17 +320,6 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private func closeIfRefusalDone(context: ChannelHandlerContext) {
         guard closing, refusalAnswered, !refusedBodyArriving else { return }
         context.close(promise: nil)
-    }
-
-    /// Answers the head of a connection past the cap `503`; the connection closes once its
-    /// request's end has come (its body read, or the short refusal time-out passed).
-    private func refuse(context: ChannelHandlerContext) {
-        guard !refusalSent else { return }
-        refusalSent = true
-        logger.warning("Refused a connection with 503: the cap of \(counter.limit) connections is reached")
-        refusalWritten = PlainAnswer.write(
-            .serviceUnavailable, "The server is busy; please try again in a few seconds.\n",
-            retryAfter: limits.retryAfterSeconds, closing: false, context: context)
     }
 }
 

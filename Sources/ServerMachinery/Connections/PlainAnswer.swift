@@ -5,13 +5,11 @@ import NIOHTTP1
 /// `413` for a body too large): a sentence, when to come back if it says, the security headers
 /// every answer carries, and `Connection: close`.
 enum PlainAnswer {
-    /// Writes the answer; with `closing`, closes the connection once it is written (otherwise the
-    /// caller closes it, once it has read what the client was still sending). The future
-    /// completes once the answer is written.
-    @discardableResult
+    /// Writes the answer; the future completes once it is written. The caller closes the
+    /// connection, once it has also read what the client was still sending: closed with bytes
+    /// unread, the socket is reset, and the client may lose the answer.
     static func write(
-        _ status: HTTPResponseStatus, _ text: String, retryAfter seconds: Int? = nil, closing: Bool = true,
-        context: ChannelHandlerContext
+        _ status: HTTPResponseStatus, _ text: String, retryAfter seconds: Int? = nil, context: ChannelHandlerContext
     ) -> EventLoopFuture<Void> {
         let body = ByteBuffer(string: text)
         var headers: HTTPHeaders = [
@@ -23,11 +21,6 @@ enum PlainAnswer {
         let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
         context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil)
-        let written = context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
-        if closing {
-            let channel = context.channel
-            written.whenComplete { _ in channel.close(promise: nil) }
-        }
-        return written
+        return context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)))
     }
 }

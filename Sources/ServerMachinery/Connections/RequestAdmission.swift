@@ -55,7 +55,7 @@ package final class RequestAdmission: ChannelDuplexHandler, RemovableChannelHand
                 refused = true
                 refusalWritten = PlainAnswer.write(
                     .serviceUnavailable, "The shop is busy right now; please try again in a moment.\n",
-                    retryAfter: retryAfterSeconds, closing: false, context: context)
+                    retryAfter: retryAfterSeconds, context: context)
                 return
             }
             awaitingEnd = true

@@ -31,8 +31,8 @@ public final class EventStreamHub: ConditionWatched {
     }
 
     /// The streams a bundle (`GET /streams`, several streams on one connection) has admitted
-    /// before the one being asked about: none of them is open yet, so the caps count them here,
-    /// and one connection cannot carry a client past a cap.
+    /// before the one being asked about: none of them is open yet, so a session's caps, which
+    /// count its open streams, count them here (the hub's own caps count their held places).
     public struct Alongside: Sendable, Equatable {
         private(set) var byKind: [Kind: Int] = [:]
 
@@ -42,7 +42,6 @@ public final class EventStreamHub: ConditionWatched {
         package mutating func admit(_ kind: Kind) { byKind[kind, default: 0] += 1 }
 
         package func count(_ kind: Kind) -> Int { byKind[kind] ?? 0 }
-        package var total: Int { byKind.values.reduce(0, +) }
     }
 
     /// The open streams as the hub counts them: what `waitUntil(_:)` waits on.
