@@ -109,6 +109,43 @@ struct ConnectionLimitsTests {
         }
     }
 
+    @Test("one browser's streams asked for at the same instant cannot pass its session's caps together")
+    func sessionStreamsAskedForAtOnceKeepTheCap() async throws {
+        let caps: (inout LuthierConfiguration) -> Void = { configuration in
+            configuration.maxEventStreamsPerSession = 4
+            configuration.maxInspectorsPerSession = 2
+        }
+        try await TestApp.run(configure: caps) { app in
+            let cookie = try await app.newSession()
+            // Counted by the session only once open, a burst of one browser's tabs opened past its
+            // cap (11 of 10 from 14 asked for at once against a release build).
+            let pages = try await Self.openAtOnce(32, "/events", cookie: cookie, on: app)
+            #expect(pages.filter { $0.head.status == .ok }.count == 4)
+            #expect(pages.filter { $0.head.status == .serviceUnavailable }.count == 28)
+            for stream in pages { await stream.connection.close() }
+            #expect(await app.streams { $0.open == 0 })
+
+            let inspectors = try await Self.openAtOnce(16, "/inspect/events", cookie: cookie, on: app)
+            #expect(inspectors.filter { $0.head.status == .ok }.count == 2)
+            #expect(inspectors.filter { $0.head.status == .tooManyRequests }.count == 14)
+            for stream in inspectors { await stream.connection.close() }
+            #expect(await app.streams { $0.open == 0 })
+            // The refused ones held no place: the browser's four are free again.
+            let again = try await Self.openAtOnce(4, "/events", cookie: cookie, on: app)
+            #expect(again.allSatisfy { $0.head.status == .ok })
+            for stream in again { await stream.connection.close() }
+        }
+    }
+
+    private static func openAtOnce(
+        _ count: Int, _ path: String, cookie: String, on app: TestApp
+    ) async throws -> [EventStreamClient] {
+        try await withThrowingTaskGroup(of: EventStreamClient.self) { group in
+            for _ in 0..<count { group.addTask { try await app.openEventStream(path, cookie: cookie) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     @Test("kiosk displays past their own budget get 503; customers' pages still open")
     func kioskBudget() async throws {
         try await TestApp.run(configure: { $0.maxKioskStreams = 2 }) { app in

@@ -81,10 +81,33 @@ struct EventStreamHubTests {
         #expect(await stays.count() == 1)
     }
 
+    @Test("a session's places are held from its stream's admission to its end, and given back by one never opened")
+    func sessionPlacesAreHeldFromAdmissionToEnd() throws {
+        let hub = EventStreamHub(maxStreamsPerSession: 2, maxInspectorsPerSession: 1)
+        let page = try hub.admit(kind: .shop, client: "a", session: "s")
+        var inspector: EventStreamHub.Reservation? = try hub.admit(kind: .inspector, client: "a", session: "s")
+        #expect(inspector != nil)
+        // Neither is open yet; both count for the session, and another session is not held by them.
+        #expect((try? hub.admit(kind: .shop, client: "a", session: "s")) == nil)
+        #expect((try? hub.admit(kind: .shop, client: "a", session: "t")) != nil)
+        // Kiosk and order streams do not count for a session.
+        #expect((try? hub.admit(kind: .order, client: "a", session: "s")) != nil)
+        // An inspector never opened gives its place back; one opened holds it until its end.
+        inspector = nil
+        let opened = hub.register(StreamWaker(Stream().waker), kind: .shop, client: "a", reservation: page)
+        let second = try hub.admit(kind: .inspector, client: "a", session: "s")
+        _ = hub.register(StreamWaker(Stream().waker), kind: .inspector, client: "a", reservation: second)
+        #expect((try? hub.admit(kind: .shop, client: "a", session: "s")) == nil)
+        hub.unregister(opened)
+        #expect((try? hub.admit(kind: .inspector, client: "a", session: "s")) == nil, "one inspector at most")
+        #expect((try? hub.admit(kind: .shop, client: "a", session: "s")) != nil)
+        #expect(hub.refusalsByCause == ["session-streams": 2, "session-inspectors": 1])
+    }
+
     @Test("refusals are counted by the cap that refused them, and an allowed stream counts nothing")
     func refusalsByCause() {
         let hub = EventStreamHub(maxStreams: 1, maxStreamsPerSession: 2, maxKioskStreams: 1, maxStreamsPerClient: 1)
-        let admitted = try? hub.admit(kind: .shop, client: "a", sessionStreams: 0)
+        let admitted = try? hub.admit(kind: .shop, client: "a", session: "s")
         #expect(admitted != nil)
         #expect(hub.refusalsByCause.isEmpty)
         _ = hub.register(StreamWaker(Stream().waker), kind: .shop, client: "a", reservation: admitted)
@@ -95,7 +118,10 @@ struct EventStreamHubTests {
         let large = EventStreamHub(maxStreams: 10, maxStreamsPerSession: 2, maxStreamsPerClient: 1)
         _ = large.register(StreamWaker(Stream().waker), kind: .shop, client: "a")
         #expect((try? large.admit(kind: .shop, client: "a")) == nil)
-        #expect((try? large.admit(kind: .shop, client: "c", sessionStreams: 2)) == nil)
+        let page = try? large.admit(kind: .shop, client: "c", session: "s")
+        let inspector = try? large.admit(kind: .inspector, client: "d", session: "s")
+        #expect(page != nil && inspector != nil)
+        #expect((try? large.admit(kind: .shop, client: "e", session: "s")) == nil)
         #expect(hub.refusalsByCause == ["streams": 2, "kiosk-streams": 1])
         #expect(large.refusalsByCause == ["client-streams": 1, "session-streams": 1])
     }

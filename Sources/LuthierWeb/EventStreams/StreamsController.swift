@@ -55,13 +55,10 @@ struct StreamsController: Sendable {
         }
         var parts: [EventStreamBundle.Part] = []
         var refusals: [EventStreamBundle.Refusal] = []
-        var alongside = EventStreamHub.Alongside.none
         do {
             for (tag, address) in addresses.enumerated() {
                 do {
-                    let connection = try await open(
-                        String(address), for: request, context: context, alongside: alongside)
-                    alongside.admit(connection.kind)
+                    let connection = try await open(String(address), for: request, context: context)
                     parts.append(.init(tag: tag, connection: connection))
                 } catch let error as UserFacingError {
                     refusals.append(.init(tag: tag, error: error))
@@ -89,8 +86,7 @@ struct StreamsController: Sendable {
 
     /// Opens the stream at `address` as its own URL would, for the client and session of `request`.
     private func open(
-        _ address: String, for request: Request, context: LuthierRequestContext,
-        alongside: EventStreamHub.Alongside
+        _ address: String, for request: Request, context: LuthierRequestContext
     ) async throws -> EventStreamConnection {
         guard address.utf8.count <= Self.maxAddressBytes, address.hasPrefix("/") else {
             throw UserFacingError(
@@ -107,18 +103,18 @@ struct StreamsController: Sendable {
         let path = followed.uri.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         switch Array(path) {
         case ["events"]:
-            return try await build.eventStream(followed, context: context, alongside: alongside)
+            return try await build.eventStream(followed, context: context)
         case ["kiosk", "events"]:
-            return try kiosk.eventStream(followed, context: context, alongside: alongside)
+            return try kiosk.eventStream(followed, context: context)
         case ["inspect", "events"]:
-            return try await inspect.eventStream(followed, context: context, alongside: alongside)
+            return try await inspect.eventStream(followed, context: context)
         case ["admin", "inspect", "events"]:
-            return try inspect.shopEventStream(followed, context: context, alongside: alongside)
+            return try inspect.shopEventStream(followed, context: context)
         case let segments where segments.count == 3 && segments[0] == "orders" && segments[2] == "events":
             var orderContext = context
             orderContext.coreContext.parameters = .init()
             orderContext.coreContext.parameters.append(key: "number", value: segments[1])
-            return try await orders.eventStream(followed, context: orderContext, alongside: alongside)
+            return try await orders.eventStream(followed, context: orderContext)
         default:
             throw UserFacingError(
                 .notFound,

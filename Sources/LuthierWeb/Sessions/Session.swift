@@ -12,9 +12,9 @@ import Synchronization
 public final class Session: Sendable {
     private struct Activity {
         var idleSweeps = 0
+        /// Its open streams (pages and inspectors): a session with one is in use. The caps on
+        /// them are the hub's (`streamCapKey`).
         var openStreams = 0
-        /// Of those, the stream inspectors.
-        var openInspectors = 0
         /// When it was last used, as the registry counts uses: the least recently used go first
         /// when the cap is reached.
         var lastUse: UInt64 = 0
@@ -501,24 +501,24 @@ public final class Session: Sendable {
         activity.withLock { ($0.lastUse, $0.openStreams > 0) }
     }
 
+    /// What the hub counts this session's streams under, against its caps (its pages and
+    /// inspectors): the same for every tab, and after an order gives the session a new id, which
+    /// its open tabs go on following.
+    var streamCapKey: String { orderKey }
+
     /// The session's open event streams (its live tabs).
     var openStreamCount: Int { activity.withLock { $0.openStreams } }
 
-    /// The session's open stream inspectors.
-    var openInspectorCount: Int { activity.withLock { $0.openInspectors } }
-
-    func streamOpened(inspector: Bool = false) {
+    func streamOpened() {
         activity.withLock {
             $0.openStreams += 1
-            if inspector { $0.openInspectors += 1 }
             $0.idleSweeps = 0
         }
     }
 
-    func streamClosed(inspector: Bool = false) {
+    func streamClosed() {
         activity.withLock {
             $0.openStreams -= 1
-            if inspector { $0.openInspectors -= 1 }
             $0.idleSweeps = 0
         }
     }

@@ -30,20 +30,6 @@ public final class EventStreamHub: ConditionWatched {
         public var metricLabel: String { self == .shop ? "session" : rawValue }
     }
 
-    /// The streams a bundle (`GET /streams`, several streams on one connection) has admitted
-    /// before the one being asked about: none of them is open yet, so a session's caps, which
-    /// count its open streams, count them here (the hub's own caps count their held places).
-    public struct Alongside: Sendable, Equatable {
-        private(set) var byKind: [Kind: Int] = [:]
-
-        public static let none = Alongside()
-
-        /// Counts one more admitted stream of `kind`.
-        package mutating func admit(_ kind: Kind) { byKind[kind, default: 0] += 1 }
-
-        package func count(_ kind: Kind) -> Int { byKind[kind] ?? 0 }
-    }
-
     /// The open streams as the hub counts them: what `waitUntil(_:)` waits on.
     package struct Counts: Sendable {
         package let open: Int
@@ -72,6 +58,8 @@ public final class EventStreamHub: ConditionWatched {
         package var waker: StreamWaker
         package var kind: Kind
         package var client: String
+        /// The browser session it counts for (its pages and inspectors), if any.
+        package var session: String?
     }
 
     private struct State {
@@ -90,16 +78,30 @@ public final class EventStreamHub: ConditionWatched {
         package var reservedKiosks = 0
         package var reservedPerClient: [String: Int] = [:]
         package var reservedInspectorsPerClient: [String: Int] = [:]
+        /// A session's streams (its pages and inspectors) and its inspectors, open or admitted
+        /// and not open yet: held from the admission to the stream's end, under the lock the caps
+        /// are checked under.
+        package var heldPerSession: [String: Int] = [:]
+        package var inspectorsHeldPerSession: [String: Int] = [:]
 
         /// Holds or gives back (`by` -1) a place for a stream of `kind` from `client`.
         mutating func reserve(_ kind: Kind, client: String, by change: Int) {
             if kind == .kiosk { reservedKiosks += change } else { reservedCustomers += change }
-            let left = (reservedPerClient[client] ?? 0) + change
-            reservedPerClient[client] = left > 0 ? left : nil
-            if kind == .inspector {
-                let inspectors = (reservedInspectorsPerClient[client] ?? 0) + change
-                reservedInspectorsPerClient[client] = inspectors > 0 ? inspectors : nil
-            }
+            Self.add(change, to: &reservedPerClient, at: client)
+            if kind == .inspector { Self.add(change, to: &reservedInspectorsPerClient, at: client) }
+        }
+
+        /// Holds or gives back (`by` -1) a place for a stream of `kind` among `session`'s.
+        mutating func hold(_ kind: Kind, session: String?, by change: Int) {
+            guard let session, kind == .shop || kind == .inspector else { return }
+            Self.add(change, to: &heldPerSession, at: session)
+            if kind == .inspector { Self.add(change, to: &inspectorsHeldPerSession, at: session) }
+        }
+
+        /// Adds `change` to the count at `key`, forgetting a count that reaches zero.
+        private static func add(_ change: Int, to counts: inout [String: Int], at key: String) {
+            let left = (counts[key] ?? 0) + change
+            counts[key] = left > 0 ? left : nil
         }
         /// How to end each open bundle (`GET /streams`), by its id: its browser's next bundle
         /// replaces it.
@@ -169,44 +171,41 @@ public final class EventStreamHub: ConditionWatched {
     }
 
     /// Admits a new stream, holding its place against the caps until it opens (or is dropped
-    /// unopened), or throws why it may not open: its budget, its client or the session's tabs
-    /// already hold as many streams as allowed. The check and the hold are one step under the
-    /// hub's lock, so streams asked for at the same instant cannot pass a cap together (they
-    /// did: 226 of a client's cap of 200 kiosk streams opened from a thousand asked at once).
+    /// unopened), or throws why it may not open: its budget, its client or its session already
+    /// hold as many streams as allowed. The check and the hold are one step under the hub's lock,
+    /// so streams asked for at the same instant cannot pass a cap together (they did: 226 of a
+    /// client's cap of 200 kiosk streams opened from a thousand asked at once, and 6 of a
+    /// session's 4 pages from 32).
     ///
-    /// `alongside` are the streams admitted before this one into the same bundle, not open yet:
-    /// their places are held already, and they count as the session's own (its page stream and
-    /// its inspectors). The session's counts (`sessionStreams`, `sessionInspectors`) are its open
-    /// streams, kept by the session: a burst of tabs of one browser can pass its cap by the few
-    /// asked for at the same instant (the address's cap still holds them).
+    /// `session` names the browser session a page or inspector stream counts for (any text that
+    /// stays the same for that session: its id changes when it orders, its tabs do not); its
+    /// places are held from here to the stream's end.
     package func admit(
-        kind: Kind = .shop, client: String = "", sessionStreams: Int? = nil, sessionInspectors: Int? = nil,
-        alongside: Alongside = .none
+        kind: Kind = .shop, client: String = "", session: String? = nil
     ) throws(UserFacingError) -> Reservation {
         let refusal = state.withLock { state -> (cause: String, error: UserFacingError)? in
             let refusal =
-                capRefusal(
-                    kind: kind, client: client,
-                    sessionStreams: sessionStreams.map { $0 + alongside.count(.shop) + alongside.count(.inspector) },
-                    in: state)
-                ?? inspectorRefusal(
-                    kind: kind, client: client,
-                    sessionInspectors: sessionInspectors.map { $0 + alongside.count(.inspector) }, in: state)
+                capRefusal(kind: kind, client: client, session: session, in: state)
+                ?? inspectorRefusal(kind: kind, client: client, session: session, in: state)
             if let (cause, _) = refusal {
                 state.refusals[cause, default: 0] += 1
             } else {
                 state.reserve(kind, client: client, by: 1)
+                state.hold(kind, session: session, by: 1)
             }
             return refusal
         }
         if let refusal { throw refusal.error }
-        return Reservation(hub: self, kind: kind, client: client)
+        return Reservation(hub: self, kind: kind, client: client, session: session)
     }
 
     /// Gives back the place `reservation` held, if its stream did not take it.
     fileprivate func giveBack(_ reservation: Reservation) {
         guard reservation.settle() else { return }
-        state.withLock { $0.reserve(reservation.kind, client: reservation.client, by: -1) }
+        state.withLock { state in
+            state.reserve(reservation.kind, client: reservation.client, by: -1)
+            state.hold(reservation.kind, session: reservation.session, by: -1)
+        }
     }
 
     /// Streams refused since the start, by cause: `streams` and `kiosk-streams` (the server's
@@ -215,7 +214,7 @@ public final class EventStreamHub: ConditionWatched {
 
     /// Why a stream may not open past the server's, the client's or the session's cap, counting
     /// the places held for streams admitted and not open yet.
-    private func capRefusal(kind: Kind, client: String, sessionStreams: Int?, in state: State) -> (
+    private func capRefusal(kind: Kind, client: String, session: String?, in state: State) -> (
         cause: String, error: UserFacingError
     )? {
         let kindCount =
@@ -244,7 +243,9 @@ public final class EventStreamHub: ConditionWatched {
                     retryAfter: 30, kind: .overload)
             )
         }
-        if let sessionStreams, sessionStreams >= maxStreamsPerSession {
+        if kind == .shop || kind == .inspector, let session, let sessionStreams = state.heldPerSession[session],
+            sessionStreams >= maxStreamsPerSession
+        {
             return (
                 "session-streams",
                 UserFacingError(
@@ -258,11 +259,13 @@ public final class EventStreamHub: ConditionWatched {
     }
 
     /// Why one more inspector may not open: its session's or its client's inspectors are at their cap.
-    private func inspectorRefusal(kind: Kind, client: String, sessionInspectors: Int?, in state: State) -> (
+    private func inspectorRefusal(kind: Kind, client: String, session: String?, in state: State) -> (
         cause: String, error: UserFacingError
     )? {
         guard kind == .inspector else { return nil }
-        if let sessionInspectors, sessionInspectors >= maxInspectorsPerSession {
+        if let session, let sessionInspectors = state.inspectorsHeldPerSession[session],
+            sessionInspectors >= maxInspectorsPerSession
+        {
             return (
                 "session-inspectors",
                 UserFacingError(
@@ -319,12 +322,14 @@ public final class EventStreamHub: ConditionWatched {
         _ waker: StreamWaker, kind: Kind = .shop, client: String = "", reservation: Reservation? = nil
     ) -> Int {
         let (id, open, satisfied) = state.withLock { state in
+            // The session's place, held since the admission, stays held until the stream's end
+            // (`unregister`); the others move from held to open.
             if let reservation, reservation.settle() {
                 state.reserve(reservation.kind, client: reservation.client, by: -1)
             }
             let id = state.nextID
             state.nextID += 1
-            state.streams[id] = Stream(waker: waker, kind: kind, client: client)
+            state.streams[id] = Stream(waker: waker, kind: kind, client: client, session: reservation?.session)
             if kind == .kiosk { state.kioskStreams += 1 }
             state.byKind[kind, default: 0] += 1
             state.perClient[client, default: 0] += 1
@@ -375,6 +380,7 @@ public final class EventStreamHub: ConditionWatched {
                 let inspectors = (state.inspectorsPerClient[stream.client] ?? 1) - 1
                 state.inspectorsPerClient[stream.client] = inspectors > 0 ? inspectors : nil
             }
+            state.hold(stream.kind, session: stream.session, by: -1)
             return state.satisfiedWaiters()
         }
         for waiter in satisfied { waiter.resume(returning: true) }
@@ -410,7 +416,7 @@ public final class EventStreamHub: ConditionWatched {
 }
 
 extension EventStreamHub {
-    /// The place ``EventStreamHub/admit(kind:client:sessionStreams:sessionInspectors:alongside:)``
+    /// The place ``EventStreamHub/admit(kind:client:session:)``
     /// holds for a stream until it opens: its stream's ``EventStreamHub/register(_:kind:client:reservation:)``
     /// takes it, and if the stream never opens (a `HEAD` request, an error after the admission, a
     /// client gone first), the last reference dropped gives it back.
@@ -418,12 +424,14 @@ extension EventStreamHub {
         fileprivate let hub: EventStreamHub
         fileprivate let kind: Kind
         fileprivate let client: String
+        fileprivate let session: String?
         private let settled = Atomic<Bool>(false)
 
-        fileprivate init(hub: EventStreamHub, kind: Kind, client: String) {
+        fileprivate init(hub: EventStreamHub, kind: Kind, client: String, session: String?) {
             self.hub = hub
             self.kind = kind
             self.client = client
+            self.session = session
         }
 
         /// True only the first time: the place is taken by its stream or given back, once.

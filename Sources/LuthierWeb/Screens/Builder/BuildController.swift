@@ -56,16 +56,16 @@ struct BuildController: Sendable {
     }
 
     /// The session's event stream, for `GET /events` and for a bundle (`GET /streams`) that
-    /// follows it beside `alongside`.
+    /// follows it among others.
     func eventStream(
-        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+        _ request: Request, context: LuthierRequestContext
     ) async throws -> EventStreamConnection {
         // A stream is a session's first act: an issued id gets its session now.
         guard let session = try await context.session.existing(adopting: true) else {
             throw UserFacingError(.forbidden, "No live session: open / first; the event stream follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        let reservation = try hub.admit(client: client, sessionStreams: session.openStreamCount, alongside: alongside)
+        let reservation = try hub.admit(client: client, session: session.streamCapKey)
         return EventStreamConnection(
             session: session,
             hub: hub,

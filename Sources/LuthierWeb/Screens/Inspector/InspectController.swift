@@ -90,9 +90,9 @@ struct InspectController: Sendable {
     }
 
     /// The session's inspector stream, for `GET /inspect/events` and for a bundle (`GET /streams`)
-    /// that follows it beside `alongside`.
+    /// that follows it among others.
     func eventStream(
-        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+        _ request: Request, context: LuthierRequestContext
     ) async throws -> EventStreamConnection {
         let view = try View(of: request, base: "/inspect")
         guard let session = try await context.session.existing(adopting: true), let recorder = session.shop.taps
@@ -100,12 +100,10 @@ struct InspectController: Sendable {
             throw UserFacingError(.forbidden, "No live session: open / first; the inspector follows that session.")
         }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        let reservation = try hub.admit(
-            kind: .inspector, client: client, sessionStreams: session.openStreamCount,
-            sessionInspectors: session.openInspectorCount, alongside: alongside)
+        let reservation = try hub.admit(kind: .inspector, client: client, session: session.streamCapKey)
         return stream(
             recorder, view, request: request, client: client, reservation: reservation,
-            opened: { session.streamOpened(inspector: true) }, closed: { session.streamClosed(inspector: true) })
+            opened: { session.streamOpened() }, closed: { session.streamClosed() })
     }
 
     /// `GET /admin/inspect`, for the admin: the shop's streams (the kiosk feed, the workshop floor
@@ -129,25 +127,25 @@ struct InspectController: Sendable {
             adminsShopEventStream(request, context: context), for: request, on: context.channel)
     }
 
-    /// The shop's inspector stream for a bundle (`GET /admin/streams`) that follows it beside
-    /// `alongside`: refused (`403`) unless the request is the admin's.
+    /// The shop's inspector stream for a bundle (`GET /admin/streams`) that follows it among
+    /// others: refused (`403`) unless the request is the admin's.
     func shopEventStream(
-        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+        _ request: Request, context: LuthierRequestContext
     ) throws -> EventStreamConnection {
         guard try admin.refusal(request, context: context) == nil else {
             throw UserFacingError(.forbidden, "The shop's inspector is the admin's: sign in at /admin/sign-in first.")
         }
-        return try adminsShopEventStream(request, context: context, alongside: alongside)
+        return try adminsShopEventStream(request, context: context)
     }
 
     /// The shop's inspector stream, for a request already known to be the admin's.
     private func adminsShopEventStream(
-        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+        _ request: Request, context: LuthierRequestContext
     ) throws -> EventStreamConnection {
         let view = try View(of: request, base: "/admin/inspect")
         guard let recorder = shopTaps else { throw AdminController.noSuchPage }
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        let reservation = try hub.admit(kind: .inspector, client: client, alongside: alongside)
+        let reservation = try hub.admit(kind: .inspector, client: client)
         return stream(recorder, view, request: request, client: client, reservation: reservation, counts: shopCounts)
     }
 

@@ -39,12 +39,12 @@ struct KioskController: Sendable {
     }
 
     /// The kiosk's event stream, for `GET /kiosk/events` and for a bundle (`GET /streams`) that
-    /// follows it beside `alongside`.
+    /// follows it among others.
     func eventStream(
-        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+        _ request: Request, context: LuthierRequestContext
     ) throws(UserFacingError) -> EventStreamConnection {
         let client = origin.clientAddress(of: request, channel: context.channel)
-        let reservation = try hub.admit(kind: .kiosk, client: client, alongside: alongside)
+        let reservation = try hub.admit(kind: .kiosk, client: client)
         return EventStreamConnection(
             fragments: showroom.kioskFragments,
             hub: hub,

@@ -33,13 +33,13 @@ struct OrderController: Sendable {
     }
 
     /// The stream of the order the context's `number` names, for `GET /orders/{number}/events`
-    /// and for a bundle (`GET /streams`) that follows it beside `alongside`.
+    /// and for a bundle (`GET /streams`) that follows it among others.
     func eventStream(
-        _ request: Request, context: LuthierRequestContext, alongside: EventStreamHub.Alongside = .none
+        _ request: Request, context: LuthierRequestContext
     ) async throws -> EventStreamConnection {
         let order = try await authorizedOrder(request, context: context).order
         let client = sessions.origin.clientAddress(of: request, channel: context.channel)
-        let reservation = try hub.admit(kind: .order, client: client, alongside: alongside)
+        let reservation = try hub.admit(kind: .order, client: client)
         let render = renderer
         func stages(_ order: Order) -> Fragment {
             Fragment(
