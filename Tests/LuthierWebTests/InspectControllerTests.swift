@@ -92,6 +92,25 @@ struct InspectControllerTests {
         }
     }
 
+    @Test("a query parameter sent twice is refused naming it, as a form field sent twice is, not read at its first")
+    func repeatedQueryParameter() async throws {
+        try await TestApp.run { app in
+            let cookie = try await app.newSession()
+            for (path, name) in [
+                ("/inspect?window=10&window=300", "window"), ("/inspect?lane=build&lane=cart", "lane"),
+                ("/inspect?moment=1&moment=2", "moment"), ("/inspect/events?cause=1&cause=1", "cause"),
+                ("/inspect/moment?moment=1&page=cart&page=builder", "page"),
+            ] {
+                let refused = try await app.get(path, cookie: cookie)
+                #expect(refused.status == 422, "\(path)")
+                #expect(refused.text.contains("'\(name)' was sent more than once; send it once."), "\(refused.text)")
+            }
+            let order = try await app.get("/orders/LUT-1234?key=a&key=b", cookie: cookie)
+            #expect(order.status == 422)
+            #expect(order.text.contains("'key' was sent more than once"), "\(order.text)")
+        }
+    }
+
     @Test("a lane filter shows only the lanes whose name starts with it; a filter that is not a name is refused")
     func laneFilter() async throws {
         try await TestApp.run { app in

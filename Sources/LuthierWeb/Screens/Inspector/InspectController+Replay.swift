@@ -36,7 +36,7 @@ extension InspectController {
             throw UserFacingError(
                 .unprocessableContent, "moment is required: a step number from the inspector's scrubber.")
         }
-        let page = request.uri.queryParameters.get("page").map { String($0) } ?? ""
+        let page = try request.queryValue("page").map { String($0) } ?? ""
         guard let pageName = MomentView.pages[page] else {
             throw UserFacingError(.unprocessableContent, "page must be builder, cart or checkout.")
         }

@@ -259,7 +259,7 @@ struct InspectController: Sendable {
 
         init(of request: Request, base: String) throws(UserFacingError) {
             self.base = base
-            if let value = request.uri.queryParameters.get("window") {
+            if let value = try request.queryValue("window") {
                 guard let seconds = Int(value), InspectController.windows.contains(seconds) else {
                     throw UserFacingError(.unprocessableContent, "window must be 10, 60 or 300 (seconds).")
                 }
@@ -267,7 +267,7 @@ struct InspectController: Sendable {
             } else {
                 window = InspectController.defaultWindow
             }
-            let lane = request.uri.queryParameters.get("lane").map { String($0) } ?? ""
+            let lane = try request.queryValue("lane").map { String($0) } ?? ""
             guard lane.utf8.count <= 40, lane.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }) else {
                 throw UserFacingError(
                     .unprocessableContent,
@@ -283,7 +283,7 @@ struct InspectController: Sendable {
         private static func number(
             _ request: Request, _ name: String, _ meaning: String
         ) throws(UserFacingError) -> Int? {
-            guard let value = request.uri.queryParameters.get(name) else { return nil }
+            guard let value = try request.queryValue(name) else { return nil }
             guard value.utf8.count <= 18, let number = Int(value), number > 0 else {
                 throw UserFacingError(.unprocessableContent, "\(name) must be \(meaning): a whole number from 1.")
             }

@@ -85,6 +85,8 @@ struct OrderController: Sendable {
         _ request: Request, context: LuthierRequestContext
     ) async throws(UserFacingError) -> OrderAccess {
         let notFound = UserFacingError(.notFound, "There is no such order.")
+        // Judged before the order is looked up: the refusal says nothing of whether it exists.
+        let key = try request.queryValue("key").map { String($0) } ?? ""
         guard let number = context.parameters.get("number"), number.utf8.count <= 32 else { throw notFound }
         let found: Order?
         do {
@@ -93,7 +95,6 @@ struct OrderController: Sendable {
             throw UserFacingError(.serviceUnavailable, "Orders cannot be read right now.", retryAfter: 5)
         }
         guard let order = found else { throw notFound }
-        let key = request.uri.queryParameters.get("key") ?? ""
         let keyMatches = constantTimeEquals(key, order.accessKey)
         let session: Session?
         do {
