@@ -42,16 +42,7 @@ struct RequestOriginTests {
                 ("GET / HTTP/1.1\r\nHost: 127.0.0.1:80a\r\n", "is not a host name"),
                 ("GET http://evil.example/ HTTP/1.1\r\nHost: \(own)\r\n", "must agree"),
             ]
-            for (head, saying) in heads {
-                let connection = try await RawHTTPConnection.connect(port: app.port)
-                let result = await connection.exchange(
-                    ByteBuffer(string: head + "\r\n"), expecting: [.whole(isHead: false)], timeout: .seconds(30))
-                let response = try #require(try result.get().first, "\(head)")
-                #expect(response.status == 400, "\(head): \(response)")
-                #expect(response.text.contains(saying), "\(head): \(response.text)")
-                #expect(response.closesConnection, "\(head)")
-                await connection.close()
-            }
+            try await Self.expectRefused(heads, on: app)
             #expect(app.services.registry.count == 0)
             // HTTP/1.0 may leave Host out, and a target in absolute form may name the shop itself.
             for head in ["GET /healthz HTTP/1.0\r\n", "GET http://\(own)/healthz HTTP/1.1\r\nHost: \(own)\r\n"] {
@@ -61,6 +52,36 @@ struct RequestOriginTests {
                 #expect(try result.get().first?.status == 200, "\(head)")
                 await connection.close()
             }
+        }
+    }
+
+    @Test("a head the parser cannot read is answered 400 with a sentence saying why and the security headers")
+    func unreadableHeadRefused() async throws {
+        try await TestApp.run { app in
+            let own = "Host: 127.0.0.1:\(app.port)\r\n"
+            let heads: [(String, String)] = [
+                ("GET / HTTP/1.1\r\n\(own)X-Padding: \(String(repeating: "p", count: 100_000))\r\n", "larger than"),
+                ("get / HTTP/1.1\r\n\(own)", "method"),
+                ("POST /build HTTP/1.1\r\n\(own)Content-Length: 4\r\nTransfer-Encoding: chunked\r\n", "not both"),
+                ("GET / HTTP/7.1\r\n\(own)", "HTTP/1.1"),
+            ]
+            try await Self.expectRefused(heads, on: app)
+        }
+    }
+
+    /// Sends each head on a connection of its own and expects `400` with its sentence (containing
+    /// the text given with it), the security headers, and the connection closed.
+    private static func expectRefused(_ heads: [(String, String)], on app: TestApp) async throws {
+        for (head, saying) in heads {
+            let connection = try await RawHTTPConnection.connect(port: app.port)
+            let result = await connection.exchange(
+                ByteBuffer(string: head + "\r\n"), expecting: [.whole(isHead: false)], timeout: .seconds(30))
+            let response = try #require(try result.get().first, "\(head.prefix(60))")
+            #expect(response.status == 400, "\(head.prefix(60)): \(response)")
+            #expect(response.text.contains(saying), "\(head.prefix(60)): \(response.text)")
+            #expect(response.header("X-Content-Type-Options") == "nosniff", "\(head.prefix(60))")
+            #expect(response.closesConnection, "\(head.prefix(60))")
+            await connection.close()
         }
     }
 

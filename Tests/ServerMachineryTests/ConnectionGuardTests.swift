@@ -62,19 +62,87 @@ struct ConnectionGuardTests {
         #expect(!channel.isActive)
     }
 
-    @Test("a body that does not end within the body time-out of its head is cut off")
+    @Test("a body that does not end within the body time-out of its head is answered 408 with a sentence and cut off")
     func bodyTimeout() throws {
         let channel = try Self.channel()
         channel.embeddedEventLoop.advanceTime(by: .seconds(9))
-        try channel.writeInbound(Self.head)
+        try channel.writeInbound(Self.post(["Content-Length": "10"]))
         // The head came in time; now the body has 5 s, however slowly its bytes trickle in.
         for _ in 0..<4 {
             channel.embeddedEventLoop.advanceTime(by: .seconds(1))
             try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "x")))
         }
         #expect(channel.isActive)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
         channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        let (head, text) = try #require(try Self.answer(on: channel))
+        #expect(head.status == .requestTimeout)
+        #expect(head.headers["Connection"] == ["close"])
+        #expect(head.headers["X-Content-Type-Options"] == ["nosniff"])
+        #expect(text == "The request's body did not arrive within 5 s of its head; send it whole, at once.\n")
         #expect(!channel.isActive)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == .end(nil))
+        // What the application answers later, its body read cut off, is not written after it.
+        #expect(try Self.passedOn(channel).count == 5)
+        _ = try? channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+    }
+
+    @Test("a head that expects 100 Continue is told to go on at once; one refused on its head gets its refusal instead")
+    func expectContinue() throws {
+        let channel = try Self.channel()
+        try channel.writeInbound(Self.post(["Content-Length": "10", "Expect": "100-continue"]))
+        guard case .head(let interim) = try channel.readOutbound(as: HTTPServerResponsePart.self) else {
+            Issue.record("no 100 Continue")
+            return
+        }
+        #expect(interim.status == .continue)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        #expect(try Self.passedOn(channel).count == 1)
+        // Expect compares case-insensitively; an HTTP/1.0 client is never told (it cannot wait for it).
+        let old = try Self.channel()
+        try old.writeInbound(
+            HTTPServerRequestPart.head(
+                HTTPRequestHead(
+                    version: .http1_0, method: .POST, uri: "/build",
+                    headers: ["Host": "shop.example", "Content-Length": "10", "Expect": "100-Continue"])))
+        #expect(try old.readOutbound(as: HTTPServerResponsePart.self) == nil)
+    }
+
+    @Test("a request the parser cannot read is answered 400 with a sentence and the security headers, then closed")
+    func unreadableRequest() throws {
+        let cases: [(HTTPParserError, String)] = [
+            (.headerOverflow, "The request's head is larger than this server reads"),
+            (.invalidMethod, "method"),
+            (.unexpectedContentLength, "Content-Length or Transfer-Encoding: chunked, not both"),
+            (.invalidVersion, "HTTP/1.1"),
+        ]
+        for (error, saying) in cases {
+            let channel = try Self.channel()
+            channel.pipeline.fireErrorCaught(error)
+            let (head, text) = try #require(try Self.answer(on: channel))
+            #expect(head.status == .badRequest)
+            #expect(head.headers["X-Content-Type-Options"] == ["nosniff"])
+            #expect(text.contains(saying), "\(error): \(text)")
+            #expect(!channel.isActive)
+        }
+        // Behind a request being answered, it is answered after that answer, in order.
+        let pipelined = try Self.channel()
+        try pipelined.writeInbound(Self.head)
+        try pipelined.writeInbound(HTTPServerRequestPart.end(nil))
+        pipelined.pipeline.fireErrorCaught(HTTPParserError.invalidMethod)
+        #expect(try pipelined.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        try Self.answerEnds(pipelined)
+        _ = try pipelined.readOutbound(as: HTTPServerResponsePart.self)
+        _ = try pipelined.readOutbound(as: HTTPServerResponsePart.self)
+        #expect(try Self.answer(on: pipelined)?.0.status == .badRequest)
+        #expect(!pipelined.isActive)
+        // In a request's body, passed on already, the error is the application's to answer.
+        let channel = try Self.channel()
+        try channel.writeInbound(Self.post(["Transfer-Encoding": "chunked"]))
+        channel.pipeline.fireErrorCaught(HTTPParserError.invalidChunkSize)
+        #expect(throws: HTTPParserError.self) { try channel.throwIfErrorCaught() }
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
     }
 
     @Test("a request being answered is not timed (an event stream lasts), and the next head is, after the answer")

@@ -17,9 +17,15 @@ import Synchronization
 ///   sent in chunks that grows past it is passed on no further (the reader, given the part that
 ///   crosses it, answers `413`).
 /// - A request whose `Host` HTTP/1.1 refuses (two of them, none, not a host, or another host than
-///   its target names: ``HostField``) is answered `400`.
-/// - After either refusal the connection closes, once the answer is written and what the client
-///   was still sending has been read and dropped, within the body time-out.
+///   its target names: ``HostField``) is answered `400`, and so is a head the parser cannot read
+///   (its headers past the decoder's limits, a method or version HTTP does not know, both
+///   `Content-Length` and chunked), with a sentence saying which.
+/// - After any of these refusals the connection closes, once the answer is written and what the
+///   client was still sending has been read and dropped, within the body time-out.
+/// - A head that expects `100 Continue` (HTTP/1.1) is told to go on as soon as it is admitted, so
+///   that a client waiting for it (curl, for a large post) does not wait out its own delay.
+/// - A body that does not arrive within `bodyTimeout` is answered `408` with a sentence before
+///   the connection closes: the client is told why, not left to its own time-out.
 /// - A reader that takes nothing for `stalledWriteTimeout` while the server has data waiting for
 ///   it (the channel is not writable) is disconnected: what it is owed is conflated meanwhile, so
 ///   it never costs more than the fixed kernel send buffer and one pending write, and past the
@@ -99,6 +105,14 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var refusalAnswered = false
     /// The answer due to the refused request once the answers before it are written.
     private var dueAnswer: (status: HTTPResponseStatus, text: String)?
+    /// Whether the answer to the request under way has begun (its head is written).
+    private var answering = false
+    /// Whether a request's head has been passed on and its end has not: a parser error now is in
+    /// its body, which the application is reading.
+    private var readingBody = false
+    /// Whether the guard answered the request under way itself (`408`): what the application
+    /// writes for it afterwards is dropped, not sent after that answer.
+    private var answeredInItsPlace = false
     private var stallTimer: Scheduled<Void>?
 
     package init(limits: Limits, counter: ConnectionCounter, logger: Logger = Logger(label: "luthier.connections")) {
@@ -177,7 +191,14 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
                 return
             }
             bodyBytes = 0
+            // Told to go on only when nothing else is being answered, so that the interim answer
+            // never lands in another's.
+            if unanswered == 0, Self.expectsContinue(head) {
+                context.writeAndFlush(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
             unanswered += 1
+            readingBody = true
             arm(limits.bodyTimeout, context: context)
         case .body(let part):
             if closing { return }
@@ -191,6 +212,7 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
                 refusalAnswered = unanswered == 0
             }
         case .end:
+            readingBody = false
             if closing {
                 refusedBodyArriving = false
                 closeIfRefusalDone(context: context)
@@ -205,10 +227,16 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if answeredInItsPlace {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         guard case .end = unwrapOutboundIn(data) else {
+            if case .head(let head) = unwrapOutboundIn(data), head.status.code >= 200 { answering = true }
             context.write(data, promise: promise)
             return
         }
+        answering = false
         unanswered = max(unanswered - 1, 0)
         guard unanswered == 0 else {
             context.write(data, promise: promise)
@@ -274,11 +302,62 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         }
         // An idle keep-alive connection closed for want of a next request is routine (debug); a
         // body that does not arrive is a client that stalls on purpose or a broken one (notice).
+        let seconds = armedTimeout.nanoseconds / 1_000_000_000
         logger.log(
             level: waitingForHead ? .debug : .notice,
-            "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(armedTimeout.nanoseconds / 1_000_000_000) s"
+            "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(seconds) s"
         )
-        context.channel.close(promise: nil)
+        // A body that did not come is answered, unless its answer has begun (or was the guard's).
+        guard !waitingForHead, !closing, !answering else {
+            context.channel.close(promise: nil)
+            return
+        }
+        answeredInItsPlace = true
+        let channel = context.channel
+        let sentence = "The request's body did not arrive within \(seconds) s of its head; send it whole, at once.\n"
+        PlainAnswer.write(.requestTimeout, sentence, context: context).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// A head the parser could not read (its error comes before anything of it is passed on) is
+    /// answered here, `400` with what was wrong, after the answers before it; one in a body
+    /// already passed on is the application's to answer, as it reads the body. What the client
+    /// sends after it, which the parser no longer reads, is dropped.
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError, !readingBody {
+            guard !closing else { return }
+            logger.notice("Refused a request with 400: the parser could not read its head")
+            refuse(.badRequest, Self.sentence(for: error), bodyArriving: false, context: context)
+            return
+        }
+        if closing, error is ByteToMessageDecoderError { return }
+        context.fireErrorCaught(error)
+    }
+
+    /// What the client is told of a head the parser could not read.
+    private static func sentence(for error: HTTPParserError) -> String {
+        switch error {
+        case .headerOverflow:
+            "The request's head is larger than this server reads: at most 1,000 headers and 80 KiB in all.\n"
+        case .invalidMethod:
+            "The request's method is not one HTTP/1.1 knows; this shop takes GET, HEAD and POST, in capitals.\n"
+        case .invalidVersion:
+            "The request line must end in HTTP/1.1 (or HTTP/1.0).\n"
+        case .invalidContentLength, .unexpectedContentLength:
+            "A request's body is framed by one Content-Length or Transfer-Encoding: chunked, not both, "
+                + "and a Content-Length is a number.\n"
+        default:
+            // The parser names some framing errors (both Content-Length and chunked) no better.
+            "The request could not be read as HTTP/1.1: a request line, then headers (a name, a colon and "
+                + "a value, each line ending in CRLF; a body framed by one Content-Length or Transfer-Encoding: "
+                + "chunked, not both), then a blank line.\n"
+        }
+    }
+
+    /// Whether `head` asks to be told to go on before it sends its body (`Expect: 100-continue`),
+    /// as only HTTP/1.1 clients may.
+    private static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+        head.version.major == 1 && head.version.minor >= 1
+            && head.headers["expect"].contains { $0.lowercased() == "100-continue" }
     }
 
     /// The body length a head announces (`Content-Length`), if it announces one.
@@ -291,10 +370,10 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     /// once the answer is out and the body read (within the body time-out, when `bodyTimed`).
     private func refuse(
         _ status: HTTPResponseStatus, _ text: String, retryAfter: Int? = nil, bodyTimed: Bool = true,
-        context: ChannelHandlerContext
+        bodyArriving: Bool = true, context: ChannelHandlerContext
     ) {
         closing = true
-        refusedBodyArriving = true
+        refusedBodyArriving = bodyArriving
         if unanswered == 0 {
             if bodyTimed { arm(limits.bodyTimeout, context: context) }
             whenAnswered(PlainAnswer.write(status, text, retryAfter: retryAfter, context: context), context: context)
