@@ -71,8 +71,13 @@ public struct StaticAssetMiddleware<Context: RequestContext>: RouterMiddleware {
 
         let acceptEncoding = requestHeaders.joinedValues(.acceptEncoding)
         guard let coding = Self.negotiate(acceptEncoding: acceptEncoding, gzipAvailable: hasVariants) else {
-            headers[.contentLength] = "0"
-            return (HTTPResponse(status: .notAcceptable, headerFields: headers), nil)
+            let sentence = ByteBuffer(
+                string: hasVariants
+                    ? "This file is sent compressed with gzip or as it is, and Accept-Encoding refuses both.\n"
+                    : "This file is sent only as it is, and Accept-Encoding refuses that.\n")
+            headers[.contentType] = "text/plain; charset=utf-8"
+            headers[.contentLength] = String(sentence.readableBytes)
+            return (HTTPResponse(status: .notAcceptable, headerFields: headers), method == .head ? nil : sentence)
         }
         let representation = asset.representation(for: coding)
         headers[.eTag] = representation.etag

@@ -393,7 +393,7 @@ final class FuzzRecorder: Sendable {
             for (request, response) in zip(message.requests, answered) {
                 state.kinds[request.kind, default: 0] += 1
                 state.statuses[response.status, default: 0] += 1
-                if !Self.isParserRefusal(response), response.header("X-Content-Type-Options") != "nosniff" {
+                if response.header("X-Content-Type-Options") != "nosniff" {
                     state.withoutSecurityHeaders["\(request.method) \(response.status)", default: 0] += 1
                 }
             }
@@ -451,11 +451,6 @@ final class FuzzRecorder: Sendable {
         return nil
     }
 
-    /// The HTTP parser's own refusal (before the application): 400, empty, closing.
-    static func isParserRefusal(_ response: RawHTTPResponse) -> Bool {
-        response.status == 400 && response.closesConnection && response.body.readableBytes == 0
-    }
-
     /// What is wrong with one answer, by the rules every answer follows and the request's oracle.
     static func problems(_ request: FuzzRequest, _ response: RawHTTPResponse) -> [String] {
         var problems: [String] = []
@@ -467,6 +462,13 @@ final class FuzzRecorder: Sendable {
             } else if response.header("Retry-After") == nil {
                 problems.append("503 without Retry-After")
             }
+        }
+        // A refusal says why, the parser's own included (a HEAD's answer has no body to say it in,
+        // and a CONNECT's is not read: see `headerOddity`).
+        if (400..<500).contains(status), !["HEAD", "CONNECT"].contains(request.method),
+            response.body.readableBytes == 0
+        {
+            problems.append("a refusal without a sentence")
         }
         if let statuses = oracle.statuses, !statuses.contains(status) {
             problems.append("status \(status), expected \(statuses.sorted().map(String.init).joined(separator: "/"))")
