@@ -303,12 +303,14 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         // An idle keep-alive connection closed for want of a next request is routine (debug); a
         // body that does not arrive is a client that stalls on purpose or a broken one (notice).
         let seconds = armedTimeout.nanoseconds / 1_000_000_000
+        // A body that did not come is answered, unless its answer has begun (or was the guard's).
+        // The request log then shows the application's answer to the body cut off, not sent.
+        let answers = !waitingForHead && !closing && !answering
         logger.log(
             level: waitingForHead ? .debug : .notice,
-            "Closed a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(seconds) s"
+            "\(answers ? "Answered 408 and closed" : "Closed") a connection: \(waitingForHead ? "no request head" : "a request's body did not arrive") within \(seconds) s"
         )
-        // A body that did not come is answered, unless its answer has begun (or was the guard's).
-        guard !waitingForHead, !closing, !answering else {
+        guard answers else {
             context.channel.close(promise: nil)
             return
         }
