@@ -144,15 +144,6 @@ struct SessionRegistryTests {
         third.streamClosed()
     }
 
-    /// Gives `session` a new id in a turn of its own, as the change that places an order does in
-    /// its turn; the id it has then.
-    static func rotate(
-        _ session: Session, in registry: SessionRegistry, once occasion: String
-    ) async throws -> SessionID {
-        try await session.act { session in registry.rotateInTurn(session, once: occasion) }
-        return session.id
-    }
-
     /// A new session with a sky guitar, stored, in a registry of its own over a store of its own.
     static func storedSkySession(
         shared: Bool = false
@@ -211,7 +202,7 @@ struct SessionRegistryTests {
         }
         let old = session.id
         #expect(store.rows[old.storageKey]?.revision == 3)
-        let new = try await Self.rotate(session, in: registry, once: "an order")
+        let new = try await registry.rotate(session, once: "an order")
         #expect(store.rows[new.storageKey]?.revision == 1)
         // The old id's last save, told late (its notice raced the rotation): not this session's
         // any more, so nothing is read, and the session stays as it is.
@@ -228,7 +219,7 @@ struct SessionRegistryTests {
         let (store, registry, session) = try await Self.storedSkySession()
         let old = session.id
         let writes = store.writes
-        let new = try await Self.rotate(session, in: registry, once: "an order")
+        let new = try await registry.rotate(session, once: "an order")
         #expect(store.writes == writes + 1)
         #expect(store.rows[old.storageKey] == nil)
         #expect(store.rows[new.storageKey]?.snapshot.guitar.color == .sky)
@@ -284,7 +275,7 @@ struct SessionRegistryTests {
         #expect(session.build.currentOutput.guitar.body != .koa)
         store.fail(false)
         // The same occasion moves it once the store takes writes again.
-        let new = try await Self.rotate(session, in: registry, once: "an order")
+        let new = try await registry.rotate(session, once: "an order")
         #expect(new != old)
         #expect(store.rows[old.storageKey] == nil)
         #expect(store.rows[new.storageKey] != nil)

@@ -20,7 +20,7 @@ public final class Session: Sendable {
         var lastUse: UInt64 = 0
     }
 
-    /// The id its cookie carries. It is replaced when an order is placed (`SessionRegistry.rotateInTurn`),
+    /// The id its cookie carries. It is replaced when an order is placed (`SessionRegistry.rotate`),
     /// so an id planted in a customer's browser before does not follow the customer past it.
     public var id: SessionID { identity.withLock { $0 } }
     private let identity: Mutex<SessionID>

@@ -394,6 +394,14 @@ public final class SessionRegistry: Sendable {
         retired.withLock { $0[old] = (session, until) }
     }
 
+    /// Gives `session` a new id once per `occasion` in a turn of its own, saved as
+    /// ``rotateInTurn(_:once:)`` saves it; returns the id it has then.
+    @discardableResult
+    public func rotate(_ session: Session, once occasion: String) async throws -> SessionID {
+        try await session.act { session in self.rotateInTurn(session, once: occasion) }
+        return session.id
+    }
+
     /// One idle sweep: drops from memory the sessions idle for more than `sweepsBeforeDrop`
     /// sweeps in a row. Their state is already stored; the cookie brings them back.
     @discardableResult
