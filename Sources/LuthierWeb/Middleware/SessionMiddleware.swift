@@ -45,9 +45,8 @@ struct SessionMiddleware: RouterMiddleware {
             }
         }
         keepIncident(Incident.failure(answered: response, request: request, route: context.endpointPath), of: session)
-        let id = resolved.cookieID.cookieValue
-        if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != id }) == true {
-            response.setCookie(cookies.cookie(value: id, request: request))
+        if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != resolved.id.cookieValue }) == true {
+            response.setCookie(cookies.cookie(value: resolved.id.cookieValue, request: request))
         }
         return response
     }

@@ -24,12 +24,6 @@ public final class Session: Sendable {
     /// so an id planted in a customer's browser before does not follow the customer past it.
     public var id: SessionID { identity.withLock { $0 } }
     private let identity: Mutex<SessionID>
-    /// The id an answer's cookie gives the browser: ``id``, once the session is stored under it.
-    /// While a move to a new id is not stored yet, the old one: an answer given meanwhile must not
-    /// hand out an id that a failed move would leave with nothing stored under it.
-    public var cookieID: SessionID {
-        saving.withLock { saving in saving.replacing?.old ?? identity.withLock { $0 } }
-    }
     /// What the id was last replaced for (the checkout whose order was placed).
     private let rotation = Mutex<String?>(nil)
     /// The builder, the cart and the checkout, composed (LuthierFeatures). Replaced whole when

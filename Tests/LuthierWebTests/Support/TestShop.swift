@@ -27,9 +27,6 @@ final class TestShop: Sendable {
     let gate: Gate
     /// Holds each order placed until the test opens it (open unless the shop is made `ordersGated`).
     let orderGate: Gate
-    /// Holds each session's move to a new id (`SessionStore.replace`) until the test opens it
-    /// (open unless the shop is made `movesGated`).
-    let moveGate: Gate
     private let counts = Mutex(Calls())
     private let madeIDs = Mutex(0)
     private let sessionWriteCount = Mutex(0)
@@ -38,11 +35,10 @@ final class TestShop: Sendable {
     var sessionWrites: Int { sessionWriteCount.withLock { $0 } }
 
     /// - Parameter path: the SQLite file (a restart test opens the same one twice); in memory by default.
-    init(gated: Bool = false, ordersGated: Bool = false, movesGated: Bool = false, path: String = ":memory:") throws {
+    init(gated: Bool = false, ordersGated: Bool = false, path: String = ":memory:") throws {
         store = try WorkshopStore(path: path, now: { Self.now })
         gate = Gate(isOpen: !gated)
         orderGate = Gate(isOpen: !ordersGated)
-        moveGate = Gate(isOpen: !movesGated)
     }
 
     var calls: Calls { counts.withLock { $0 } }
@@ -108,7 +104,6 @@ final class TestShop: Sendable {
             return try await sessions.save(key, base, snapshot)
         }
         counted.replace = { [self] old, oldBase, key, snapshot in
-            await moveGate.wait()
             sessionWriteCount.withLock { $0 += 1 }
             return try await sessions.replace(old, oldBase, key, snapshot)
         }
@@ -120,19 +115,17 @@ final class TestShop: Sendable {
     static func run(
         gated: Bool = false,
         ordersGated: Bool = false,
-        movesGated: Bool = false,
         configure: (inout LuthierConfiguration) -> Void = { _ in },
         log: LogCapture? = nil,
         _ body: @Sendable (TestApp, TestShop) async throws -> Void
     ) async throws {
-        let shop = try TestShop(gated: gated, ordersGated: ordersGated, movesGated: movesGated)
+        let shop = try TestShop(gated: gated, ordersGated: ordersGated)
         try await TestApp.run(
             configure: configure, environment: shop.environment(clock:), admin: .live(store: shop.store), log: log
         ) { app in
             defer {
                 shop.gate.open()
                 shop.orderGate.open()
-                shop.moveGate.open()
             }
             try await body(app, shop)
         }
