@@ -11,8 +11,8 @@ extension SessionStore {
             load: { key in try await store.loadSession(key: key) },
             save: { key, base, snapshot in try await store.saveSession(key: key, base: base, snapshot: snapshot) },
             delete: { key in try await store.deleteSession(key: key) },
-            replace: { old, oldBase, key, snapshot in
-                try await store.saveSession(key: key, base: 0, snapshot: snapshot, replacing: (old, oldBase))
+            replace: { old, key, snapshot in
+                try await store.saveSession(key: key, base: 0, snapshot: snapshot, replacing: old)
             },
             deleteUnused: { before, leftoverBefore in
                 try await store.deleteSessions(unusedBefore: before, leftoversUnusedBefore: leftoverBefore)

@@ -33,17 +33,16 @@ extension WorkshopStore {
     /// Saves of several sessions made at once are written together (``GroupCommit``): one
     /// statement and one commit for all, each answered once it is committed.
     ///
-    /// With `replacing`, the session stored under that key, at the revision given, is deleted in
-    /// the same statement (its tombstone written): a session whose id an order replaced moves to
-    /// its new key in one write. Its new key is a fresh random one (256 bits), with nothing stored
-    /// under it to refuse the save. When another writer stored the old key since, neither is
-    /// written and the answer is `.conflict`, so that writer's save is not lost.
+    /// With `replacing`, the session stored under that key is deleted in the same statement (its
+    /// tombstone written whatever its revision stored): a session whose id an order replaced
+    /// moves to its new key in one write. Its new key is a fresh random one (256 bits), with
+    /// nothing stored under it to refuse the save.
     ///
     /// The snapshot is stored as JSON with Foundation's default strategies: dates as the exact
     /// `Double` they hold, so they read back equal; rates as decimal text (`ExchangeRate`'s own
     /// coding), so 0.83 stays 0.83.
     func saveSession(
-        key: String, base: Int, snapshot: SessionSnapshot, replacing: (key: String, base: Int)? = nil
+        key: String, base: Int, snapshot: SessionSnapshot, replacing: String? = nil
     ) async throws -> SessionSaveOutcome {
         let text = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
         return try await sessionSaves.commit(
@@ -63,8 +62,7 @@ extension WorkshopStore {
     ) async throws -> [SessionSaveOutcome] {
         var keys: Set<String> = []
         if let repeated = saves.indices.first(where: { index in
-            let touched = [saves[index].key] + [saves[index].replacing?.key].compactMap { $0 }
-            return touched.contains { !keys.insert($0).inserted }
+            ([saves[index].key] + [saves[index].replacing].compactMap { $0 }).contains { !keys.insert($0).inserted }
         }) {
             return try await write(Array(saves[..<repeated]), on: database, now: now)
                 + write(Array(saves[repeated...]), on: database, now: now)
@@ -75,11 +73,11 @@ extension WorkshopStore {
             saves.map { save in
                 "(\(save.key), \(save.revision), \(save.snapshot), \(time), \(time), \(save.isWorthKeeping))"
             }
-                + tombstones.map { replaced in tombstoneRow(replaced.key, at: time) }, separator: ", ")
+                + tombstones.map { key in tombstoneRow(key, at: time) }, separator: ", ")
+        // A tombstone is written over any revision: `sessions.revision` is its own base.
         let bases = SQLStatement.joined(
-            (saves.map { ($0.key, $0.base) } + tombstones.map { ($0.key, $0.base) }).map { key, base in
-                "WHEN \(key) THEN \(base)"
-            }, separator: " ")
+            saves.map { save in "WHEN \(save.key) THEN \(save.base)" }
+                + tombstones.map { key in "WHEN \(key) THEN sessions.revision" }, separator: " ")
         let stored = try await database.write(
             """
             INSERT INTO sessions (key, revision, snapshot, created_at, used_at, worth_keeping)
@@ -92,17 +90,7 @@ extension WorkshopStore {
             """,
             telling: SQLNotice(channel: .sessions, payload: StoredSessionRevision.payload(ofColumnsIn: "changed")))
         let saved = Set(try stored.map { row -> String in try row["key"] })
-        // A move whose old key another writer stored since wrote its new key alone: that row,
-        // under a key nobody has been given yet, goes again, and the move conflicts. (Should this
-        // deletion fail, the row is one nobody can reach, left to expire.)
-        let strays = saves.filter { save in
-            saved.contains(save.key) && save.replacing.map { !saved.contains($0.key) } == true
-        }.map(\.key)
-        if !strays.isEmpty {
-            try await database.write(
-                "DELETE FROM sessions WHERE key IN (\(SQLStatement.joined(strays.map { "\($0)" }, separator: ", ")))")
-        }
-        return saves.map { saved.contains($0.key) && !strays.contains($0.key) ? .saved : .conflict }
+        return saves.map { saved.contains($0.key) ? .saved : .conflict }
     }
 
     /// The revision stored under `key` now (a tombstone's is `Int64.max`), without marking the
@@ -171,9 +159,8 @@ struct SessionSave: Sendable {
     /// The snapshot's JSON.
     let snapshot: String
     let isWorthKeeping: Bool
-    /// The key the session was stored under before its id was replaced, and the revision its
-    /// writer last saw there: deleted with this save, if that revision is still the one stored.
-    var replacing: (key: String, base: Int)? = nil
+    /// The key the session was stored under before its id was replaced: deleted with this save.
+    var replacing: String? = nil
 }
 
 extension StoredSessionRevision {

@@ -20,14 +20,12 @@ public struct SessionStore: Sendable {
     /// Deletes the session stored under `key` (its id was replaced: the old one must stop working).
     public var delete: @Sendable (_ key: String) async throws -> Void
     /// Stores `snapshot` under `key`, a new id with nothing stored under it, and deletes the
-    /// session stored under `old` at revision `oldBase` (nothing stored, for 0), as one write:
-    /// should it fail, neither is done. A session whose id an order replaced saves so, with the
-    /// order, so that the new id never works beside the old one, and the old never outlives the
-    /// new one unsaved. `.conflict`, changing neither, if another revision is stored under `old`
-    /// (another instance saved the session since: the writer reads it, acts again and moves it).
+    /// session stored under `old`, as one write: should it fail, neither is done. A session whose
+    /// id an order replaced saves so, so that the new id never works beside the old one, and the
+    /// old never outlives the new one unsaved. `.conflict` if something was stored under `key`
+    /// after all; the old one is deleted all the same, since it must stop working.
     public var replace:
-        @Sendable (_ old: String, _ oldBase: Int, _ key: String, _ snapshot: SessionSnapshot) async throws ->
-            SessionSaveOutcome
+        @Sendable (_ old: String, _ key: String, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
     /// Deletes every session last used before `before`, and those not worth keeping
     /// (`SessionSnapshot.isWorthKeeping`) last used before `leftoverBefore`; says how many went.
     public var deleteUnused: @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int
@@ -62,9 +60,9 @@ public struct SessionStore: Sendable {
         delete: @escaping @Sendable (_ key: String) async throws -> Void,
         replace:
             (
-                @Sendable (_ old: String, _ oldBase: Int, _ key: String, _ snapshot: SessionSnapshot) async throws ->
-                    SessionSaveOutcome
-            )? = nil,
+                @Sendable (_ old: String, _ key: String, _ snapshot: SessionSnapshot) async throws -> SessionSaveOutcome
+            )? =
+            nil,
         deleteUnused: @escaping @Sendable (_ before: Date, _ leftoverBefore: Date) async throws -> Int,
         sharing: Sharing? = nil
     ) {
@@ -72,10 +70,9 @@ public struct SessionStore: Sendable {
         self.save = save
         self.delete = delete
         // A store that cannot write both at once saves, then deletes: the old id may then outlive
-        // a failed deletion, to expire as a leftover, and a save of it another instance made
-        // meanwhile is not seen (only one process may use such a store).
+        // a failed deletion, to expire as a leftover.
         self.replace =
-            replace ?? { old, _, key, snapshot in
+            replace ?? { old, key, snapshot in
                 let outcome = try await save(key, 0, snapshot)
                 try await delete(old)
                 return outcome
@@ -101,7 +98,7 @@ extension SessionStore {
             load: { _ in throw unexpected("SessionStore.load", report) },
             save: { _, _, _ in throw unexpected("SessionStore.save", report) },
             delete: { _ in throw unexpected("SessionStore.delete", report) },
-            replace: { _, _, _, _ in throw unexpected("SessionStore.replace", report) },
+            replace: { _, _, _ in throw unexpected("SessionStore.replace", report) },
             deleteUnused: { _, _ in throw unexpected("SessionStore.deleteUnused", report) }
         )
     }

@@ -84,18 +84,6 @@ public final class Session: Sendable {
         var lastStored: SessionSnapshot
         /// Changes undone (`rollbacks`).
         var rollbacks = 0
-        /// The id replaced (`claimRotation`) and not yet moved from in the store: the next save
-        /// moves the session from it, over its revision `base`, and deletes it in the same write.
-        var replacing: Replacing?
-    }
-
-    /// An id the session was moved from in memory, not yet in the store.
-    private struct Replacing {
-        let old: SessionID
-        /// The revision stored under the old id, as this instance last saved or read it.
-        var base: Int
-        /// Puts back what the registry changed for the new id, should the move fail.
-        let undo: @Sendable () -> Void
     }
 
     private let saving: Mutex<Saving>
@@ -205,7 +193,6 @@ public final class Session: Sendable {
             // A refused change is not made again on a session another instance stored meanwhile.
             try await saveHoldingTurn(replaying: refusal == nil ? change : nil)
         } catch {
-            undoRotationHoldingTurn()
             rollBackHoldingTurn()
             throw error
         }
@@ -213,15 +200,19 @@ public final class Session: Sendable {
     }
 
     /// Saves the session as it is now, in its turn: after a change nobody posted (a rate arriving,
-    /// an order confirmed). Throws a `SaveFailure`; a checkout that arrived or ended and waited
-    /// for this save is then undone, never shown.
-    func save() async throws {
+    /// an order confirmed), and under a new id. Throws a `SaveFailure`; a checkout that arrived
+    /// or ended and waited for this save is then undone, never shown.
+    ///
+    /// With `old`, the id the session had before its current one: its first save under the new id
+    /// deletes the old in the same write. Returns whether it did (false when that save was made
+    /// already, or there was nothing to save).
+    @discardableResult
+    func save(replacing old: SessionID? = nil) async throws -> Bool {
         await takeTurn()
         defer { endTurn() }
         do {
-            try await saveHoldingTurn(replaying: nil)
+            return try await saveHoldingTurn(replaying: nil, replacing: old)
         } catch {
-            undoRotationHoldingTurn()
             // Progress already shown (a rate) stays, for the next save to carry; a checkout that
             // waited for this save is undone.
             if shop.holdsUnshownChange { rollBackHoldingTurn() }
@@ -257,31 +248,29 @@ public final class Session: Sendable {
     /// again. Without a replay, the stored session simply stands. A change made while the save
     /// was under way (an effect's answer) is stored too before the turn shows it. The caller holds
     /// the turn.
-    ///
-    /// The first save after the id was replaced (`claimRotation`) moves the session from the old
-    /// id's key to the new one's in one write, over the old one's revision: a conflict there is
-    /// met by reading the old one, as any other.
-    private func saveHoldingTurn(replaying replay: Change?) async throws {
+    @discardableResult
+    private func saveHoldingTurn(replaying replay: Change?, replacing old: SessionID? = nil) async throws -> Bool {
         var conflicts = 0
         var rounds = 0
+        var replaced = false
         while true {
             let current = shop
             // Read before the snapshot: the snapshot covers every change the mark counts.
             let mark = current.saveMark
-            let taken: (id: SessionID, base: Int, snapshot: SessionSnapshot, replacing: Replacing?)? =
-                saving.withLock { saving in
-                    let snapshot = current.snapshot(revision: saving.base + 1)
-                    guard saving.stored || snapshot.holdsSomething else { return nil }
-                    if saving.base > 0, snapshot.sameContent(as: saving.lastStored) { return nil }
-                    saving.stored = true
-                    return (identity.withLock { $0 }, saving.base, snapshot, saving.replacing)
-                }
+            let taken: (id: SessionID, base: Int, snapshot: SessionSnapshot)? = saving.withLock { saving in
+                let snapshot = current.snapshot(revision: saving.base + 1)
+                guard saving.stored || snapshot.holdsSomething else { return nil }
+                if saving.base > 0, snapshot.sameContent(as: saving.lastStored) { return nil }
+                saving.stored = true
+                return (identity.withLock { $0 }, saving.base, snapshot)
+            }
             if let taken {
                 let outcome: SessionSaveOutcome
                 do {
-                    if let replacing = taken.replacing {
-                        outcome = try await factory.store.replace(
-                            replacing.old.storageKey, replacing.base, taken.id.storageKey, taken.snapshot)
+                    if let old, !replaced, taken.base == 0 {
+                        // The old id is deleted whatever the outcome: it must stop working.
+                        outcome = try await factory.store.replace(old.storageKey, taken.id.storageKey, taken.snapshot)
+                        replaced = true
                     } else {
                         outcome = try await factory.store.save(taken.id.storageKey, taken.base, taken.snapshot)
                     }
@@ -302,22 +291,19 @@ public final class Session: Sendable {
                         throw SaveFailure.unavailable(error)
                     }
                     guard held else { throw SaveFailure.gone }
-                    guard let replay else { return }
+                    guard let replay else { return replaced }
                     try await replay(self)
                     continue
                 }
                 saving.withLock { saving in
                     // A save that went out under an id replaced meanwhile says nothing of the new one.
-                    if identity.withLock({ $0 }) == taken.id {
-                        saving.base = taken.snapshot.revision
-                        saving.replacing = nil
-                    }
+                    if identity.withLock({ $0 }) == taken.id { saving.base = taken.snapshot.revision }
                     saving.lastStored = taken.snapshot
                 }
             }
             current.releaseHeldForSaving(through: mark)
             rounds += 1
-            guard current.changed(since: mark), rounds < Self.saveAttempts else { return }
+            guard current.changed(since: mark), rounds < Self.saveAttempts else { return replaced }
         }
     }
 
@@ -347,21 +333,14 @@ public final class Session: Sendable {
 
     /// Reads the stored session and, if newer (or, with `evenIfSame`, as new), puts it in place of
     /// the shop; false if it is gone. The caller holds the turn.
-    ///
-    /// Moving from a replaced id, the session is read where it is still stored: under the old one.
     private func reloadHoldingTurn(evenIfSame: Bool = false) async throws -> Bool {
-        let (id, replaced) = saving.withLock { saving in (identity.withLock { $0 }, saving.replacing?.old) }
-        guard let snapshot = try await factory.store.load((replaced ?? id).storageKey) else { return false }
+        let id = identity.withLock { $0 }
+        guard let snapshot = try await factory.store.load(id.storageKey) else { return false }
         let newer = saving.withLock { saving in
-            let base = saving.replacing?.base ?? saving.base
             guard identity.withLock({ $0 }) == id,
-                snapshot.revision > base || (evenIfSame && snapshot.revision == base)
+                snapshot.revision > saving.base || (evenIfSame && snapshot.revision == saving.base)
             else { return false }
-            if saving.replacing != nil {
-                saving.replacing?.base = snapshot.revision
-            } else {
-                saving.base = snapshot.revision
-            }
+            saving.base = snapshot.revision
             saving.lastStored = snapshot
             return true
         }
@@ -433,59 +412,30 @@ public final class Session: Sendable {
         next?.resume()
     }
 
-    /// The one rotation of the id for `occasion`, made in the session's turn: the first caller
-    /// gets the old and the new id, in force at once (so a concurrent caller, which gets nil,
-    /// reads the new id), and the turn's save moves the session to the new one in the store.
-    /// Should that save fail, the old id is put back and `undo` called.
-    func claimRotation(
-        for occasion: String, undo: @escaping @Sendable () -> Void
-    ) -> (old: SessionID, new: SessionID)? {
-        let claimed = rotation.withLock { last in
-            guard last != occasion else { return false }
+    /// The one rotation of the id for `occasion`: the first caller gets the old and the new id,
+    /// already in force (so a concurrent caller, which gets nil, reads the new id at once), and
+    /// the revision stored under the old one.
+    func claimRotation(for occasion: String) -> (old: SessionID, new: SessionID, base: Int)? {
+        rotation.withLock { last in
+            guard last != occasion else { return nil }
             last = occasion
-            return true
+            let old = id
+            let new = SessionID.random()
+            let base = replaceID(with: new, base: 0)
+            return (old, new, base)
         }
-        guard claimed else { return nil }
-        let new = SessionID.random()
-        // Under the lock a save's revision is taken under: a save either went out under the old
-        // id before, or moves the session to the new one after.
-        let old = saving.withLock { saving in
-            let old = identity.withLock { $0 }
-            saving.replacing = Self.replacing(old, base: saving.base, after: saving.replacing, undo: undo)
-            saving.base = 0
+    }
+
+    /// Gives the session a new id, under which `base` is stored (none, for a new one), taken under
+    /// the same lock as a save's revision: a save either went out under the old id before, or goes
+    /// out under the new one after. Returns the base of the id replaced.
+    @discardableResult
+    func replaceID(with new: SessionID, base: Int) -> Int {
+        saving.withLock { saving in
+            defer { saving.base = base }
             identity.withLock { $0 = new }
-            return old
+            return saving.base
         }
-        return (old, new)
-    }
-
-    /// The move from `old` (stored at `base`); an id replaced again before any save moved it is
-    /// moved from the first (`earlier`), and a failure undoes both.
-    private static func replacing(
-        _ old: SessionID, base: Int, after earlier: Replacing?, undo: @escaping @Sendable () -> Void
-    ) -> Replacing {
-        guard let earlier else { return Replacing(old: old, base: base, undo: undo) }
-        return Replacing(
-            old: earlier.old, base: earlier.base,
-            undo: {
-                undo()
-                earlier.undo()
-            })
-    }
-
-    /// Puts back the id a failed save did not move the session from (`claimRotation`): it keeps
-    /// working, and the occasion may replace it again. The caller holds the turn.
-    private func undoRotationHoldingTurn() {
-        let undo = saving.withLock { saving -> (@Sendable () -> Void)? in
-            guard let replacing = saving.replacing else { return nil }
-            saving.replacing = nil
-            saving.base = replacing.base
-            identity.withLock { $0 = replacing.old }
-            return replacing.undo
-        }
-        guard let undo else { return }
-        rotation.withLock { $0 = nil }
-        undo()
     }
 
     /// Saves after a change the customer did not post (a rate arriving, an order confirmed), when

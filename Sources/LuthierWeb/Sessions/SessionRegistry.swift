@@ -364,42 +364,38 @@ public final class SessionRegistry: Sendable {
         return idle.prefix(count).map(\.session)
     }
 
-    /// Gives `session` a new id once per `occasion` (the checkout whose order was placed), in the
-    /// session's turn: the change that placed the order calls it, and the change's own save moves
-    /// the session to the new id in the store, deleting the old in the same write, so a cookie
-    /// value planted or seen before stops working. The session's state, streams and tabs carry
-    /// on; the answer sets the new cookie. Concurrent posts of one order (a double click, two
-    /// tabs) rotate once, and each answer carries the id the session has then.
+    /// Gives `session` a new id (after an order): saved under the new one, the old one deleted for
+    /// good in the same write, so a cookie value planted or seen before stops working. The
+    /// session's state, streams and tabs carry on; the answer sets the new cookie. If the new id
+    /// cannot be saved, the old one stays (the order stands either way) and the failure is thrown.
     ///
-    /// The old id finds the session here for `rotationGrace`. If the save fails, the old id is
-    /// put back, here too, and the change is undone as any change whose save fails.
-    func rotateInTurn(_ session: Session, once occasion: String) {
-        let until = elapsed() + Self.rotationGrace
-        let claimed = Mutex<(old: SessionID, new: SessionID)?>(nil)
-        let undo: @Sendable () -> Void = { [weak self] in
-            guard let self, let (old, new) = claimed.withLock({ $0 }) else { return }
-            retired.withLock { $0[old] = nil }
-            sessions.withLock { sessions in
-                sessions[new] = nil
-                sessions[old] = session
-            }
-        }
-        guard let (old, new) = session.claimRotation(for: occasion, undo: undo) else { return }
-        claimed.withLock { $0 = (old, new) }
+    /// Once per `occasion` (the checkout whose order was placed): concurrent posts of one order
+    /// (a double click, two tabs) rotate once, and each answer carries the id the session has then.
+    @discardableResult
+    public func rotate(_ session: Session, once occasion: String) async throws -> SessionID {
+        guard let (old, new, base) = session.claimRotation(for: occasion) else { return session.id }
         sessions.withLock { sessions in
             sessions[old] = nil
             sessions[new] = session
         }
         if followsElsewhere { storageKeys.withLock { $0[new.storageKey] = new } }
+        let until = elapsed() + Self.rotationGrace
         retired.withLock { $0[old] = (session, until) }
-    }
-
-    /// Gives `session` a new id once per `occasion` in a turn of its own, saved as
-    /// ``rotateInTurn(_:once:)`` saves it; returns the id it has then.
-    @discardableResult
-    public func rotate(_ session: Session, once occasion: String) async throws -> SessionID {
-        try await session.act { session in self.rotateInTurn(session, once: occasion) }
-        return session.id
+        let deleted: Bool
+        do {
+            deleted = try await session.save(replacing: old)
+        } catch {
+            session.replaceID(with: old, base: base)
+            retired.withLock { $0[old] = nil }
+            sessions.withLock { sessions in
+                sessions[new] = nil
+                sessions[old] = session
+            }
+            throw error
+        }
+        // Saved already under the new id (a save outside this turn came first): deleted alone.
+        if !deleted { try await environment.sessions.delete(old.storageKey) }
+        return new
     }
 
     /// One idle sweep: drops from memory the sessions idle for more than `sweepsBeforeDrop`

@@ -47,6 +47,17 @@ struct SessionResponses: Sendable {
         }
     }
 
+    /// Gives the session a new id (after an order); the answer then carries it, as every answer
+    /// to a request with a replaced id does. A failure to store the new id is logged and the old
+    /// id kept: the order stands either way.
+    func rotate(_ session: Session, once occasion: String) async {
+        do {
+            try await registry.rotate(session, once: occasion)
+        } catch {
+            registry.logger.error("A session's id could not be replaced after an order")
+        }
+    }
+
     /// The answer of an accepted post: "no content" for a script, a redirect for a plain form
     /// post (post, redirect, get).
     func done(_ request: Request, redirect location: String) -> Response {

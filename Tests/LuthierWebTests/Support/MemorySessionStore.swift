@@ -102,12 +102,10 @@ final class MemorySessionStore: Sendable {
                 }
             },
             // One write, as the live store's.
-            replace: { old, oldBase, key, snapshot in
+            replace: { old, key, snapshot in
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     state.writes += 1
-                    // Over the old key's revision, as a save over its base: otherwise neither.
-                    guard Self.holds(old, at: oldBase, in: &state) else { return .conflict }
                     let outcome = Self.save(key, base: 0, snapshot, in: &state)
                     Self.delete(old, in: &state)
                     return outcome
@@ -127,24 +125,18 @@ final class MemorySessionStore: Sendable {
         -> SessionSaveOutcome
     {
         state.saves += 1
-        guard holds(key, at: base, in: &state) else { return .conflict }
-        state.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot)
-        let told = StoredSessionRevision(key: key, revision: snapshot.revision)
-        for listener in state.listeners { listener.yield(.saved(told)) }
-        return .saved
-    }
-
-    /// Whether revision `base` is stored under `key` (0: nothing), so that a write over it may go
-    /// ahead; when another instance is made to outrun every save, it saves the session first.
-    private static func holds(_ key: String, at base: Int, in state: inout State) -> Bool {
-        if state.deleted.contains(key) { return false }
+        if state.deleted.contains(key) { return .conflict }
         if state.outrun, var stored = state.rows[key] {
             stored.revision += 1
             stored.snapshot.revision = stored.revision
             state.rows[key] = stored
-            return false
+            return .conflict
         }
-        return (state.rows[key]?.revision ?? 0) == base
+        guard (state.rows[key]?.revision ?? 0) == base else { return .conflict }
+        state.rows[key] = Stored(revision: snapshot.revision, snapshot: snapshot)
+        let told = StoredSessionRevision(key: key, revision: snapshot.revision)
+        for listener in state.listeners { listener.yield(.saved(told)) }
+        return .saved
     }
 
     private static func delete(_ key: String, in state: inout State) {

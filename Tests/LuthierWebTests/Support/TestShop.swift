@@ -29,10 +29,6 @@ final class TestShop: Sendable {
     let orderGate: Gate
     private let counts = Mutex(Calls())
     private let madeIDs = Mutex(0)
-    private let sessionWriteCount = Mutex(0)
-
-    /// Writes to the session store so far (saves and moves to a new id), each one statement.
-    var sessionWrites: Int { sessionWriteCount.withLock { $0 } }
 
     /// - Parameter path: the SQLite file (a restart test opens the same one twice); in memory by default.
     init(gated: Bool = false, ordersGated: Bool = false, path: String = ":memory:") throws {
@@ -85,7 +81,7 @@ final class TestShop: Sendable {
             workshop: workshop,
             // As of the shop's fixed time, so that a recorded session is the same on every run.
             exchangeRates: .embedded(now: { Self.now }),
-            sessions: countingWrites(of: .live(store: store)),
+            sessions: .live(store: store),
             analytics: .live(store: store),
             makeID: { [self] in
                 madeIDs.withLock { count in
@@ -94,20 +90,6 @@ final class TestShop: Sendable {
                 }
             }
         )
-    }
-
-    /// `sessions`, counting its writes in `sessionWrites`.
-    private func countingWrites(of sessions: SessionStore) -> SessionStore {
-        var counted = sessions
-        counted.save = { [self] key, base, snapshot in
-            sessionWriteCount.withLock { $0 += 1 }
-            return try await sessions.save(key, base, snapshot)
-        }
-        counted.replace = { [self] old, oldBase, key, snapshot in
-            sessionWriteCount.withLock { $0 += 1 }
-            return try await sessions.replace(old, oldBase, key, snapshot)
-        }
-        return counted
     }
 
     /// Runs `body` against the real application on a fresh shop; the gate is opened before the

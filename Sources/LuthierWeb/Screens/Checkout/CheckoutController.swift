@@ -151,9 +151,6 @@ struct CheckoutController: Sendable {
                 }
                 let order = try await session.shop.placeOrder(model)
                 number.withLock { $0 = order.number }
-                // A new id once an order is placed, moved to with the order's save: one planted
-                // before stops working here.
-                if taken.withLock({ $0.order != nil }) { sessions.registry.rotateInTurn(session, once: placed) }
             }
         } catch let failure as CheckoutViewModel.OrderFailure {
             giveBack()
@@ -168,8 +165,10 @@ struct CheckoutController: Sendable {
             giveBack()
             throw error
         }
+        // A new id once an order is placed: one planted before stops working here.
         if taken.withLock({ $0.order != nil }) {
             metrics.orderPlaced(guitars: ordering.guitarCount)
+            await sessions.rotate(session, once: placed)
             // A failed read leaves the builders as they were; the order stands.
             if let number = number.withLock({ $0 }), let woods = try? await soldOut(number) {
                 sessions.registry.orderTookStock(soldOut: woods)
