@@ -103,8 +103,17 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     private var refusedBodyArriving = false
     /// Whether the refused request's answer has been written.
     private var refusalAnswered = false
-    /// The answer due to the refused request once the answers before it are written.
-    private var dueAnswer: (status: HTTPResponseStatus, text: String)?
+    /// A refusal's answer, written once the answers before it are.
+    private struct Refusal {
+        let status: HTTPResponseStatus
+        let text: String
+        let retryAfter: Int?
+        /// Whether what the refused client still sends is timed by the body time-out.
+        let bodyTimed: Bool
+    }
+
+    /// The refusal due once the answers before it are written.
+    private var dueAnswer: Refusal?
     /// Whether the answer to the request under way has begun (its head is written).
     private var answering = false
     /// Whether a request's head has been passed on and its end has not: a parser error now is in
@@ -245,10 +254,9 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
         if closing {
             let written = context.writeAndFlush(data)
             written.cascade(to: promise)
-            if let (status, text) = dueAnswer {
+            if let refusal = dueAnswer {
                 dueAnswer = nil
-                arm(limits.bodyTimeout, context: context)
-                whenAnswered(PlainAnswer.write(status, text, context: context), context: context)
+                answer(refusal, context: context)
             } else {
                 whenAnswered(written, context: context)
             }
@@ -376,14 +384,22 @@ package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandl
     ) {
         closing = true
         refusedBodyArriving = bodyArriving
+        let refusal = Refusal(status: status, text: text, retryAfter: retryAfter, bodyTimed: bodyTimed)
         if unanswered == 0 {
-            if bodyTimed { arm(limits.bodyTimeout, context: context) }
-            whenAnswered(PlainAnswer.write(status, text, retryAfter: retryAfter, context: context), context: context)
+            answer(refusal, context: context)
         } else {
             // An answer in progress is not timed: the body's time starts with this one's answer.
             deadline = nil
-            dueAnswer = (status, text)
+            dueAnswer = refusal
         }
+    }
+
+    /// Writes `refusal`'s answer, timing what the client still sends if it says so.
+    private func answer(_ refusal: Refusal, context: ChannelHandlerContext) {
+        if refusal.bodyTimed { arm(limits.bodyTimeout, context: context) }
+        whenAnswered(
+            PlainAnswer.write(refusal.status, refusal.text, retryAfter: refusal.retryAfter, context: context),
+            context: context)
     }
 
     /// Marks the refused request answered once `written` (its answer's end) is on the socket, and
