@@ -28,6 +28,9 @@ public final class EventStreamHub: ConditionWatched {
 
         /// The `kind` label of `luthier_open_event_streams`.
         public var metricLabel: String { self == .shop ? "session" : rawValue }
+
+        /// Whether it counts against its browser session's caps: its pages and its inspectors.
+        var countsForSession: Bool { self == .shop || self == .inspector }
     }
 
     /// The open streams as the hub counts them: what `waitUntil(_:)` waits on.
@@ -93,7 +96,7 @@ public final class EventStreamHub: ConditionWatched {
 
         /// Holds or gives back (`by` -1) a place for a stream of `kind` among `session`'s.
         mutating func hold(_ kind: Kind, session: String?, by change: Int) {
-            guard let session, kind == .shop || kind == .inspector else { return }
+            guard let session, kind.countsForSession else { return }
             Self.add(change, to: &heldPerSession, at: session)
             if kind == .inspector { Self.add(change, to: &inspectorsHeldPerSession, at: session) }
         }
@@ -243,7 +246,7 @@ public final class EventStreamHub: ConditionWatched {
                     retryAfter: 30, kind: .overload)
             )
         }
-        if kind == .shop || kind == .inspector, let session, let sessionStreams = state.heldPerSession[session],
+        if kind.countsForSession, let session, let sessionStreams = state.heldPerSession[session],
             sessionStreams >= maxStreamsPerSession
         {
             return (
