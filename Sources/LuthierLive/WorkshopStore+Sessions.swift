@@ -4,25 +4,25 @@ import LuthierFeatures
 /// Stored sessions: a JSON snapshot per session key, with the revision it was saved at. Every
 /// save and deletion is one statement, so none waits for the workshop's lock.
 extension WorkshopStore {
-    /// The session stored under `key`, marked used now; nil if there is none, or it was replaced
-    /// (a tombstone).
+    /// The session stored under `key`, marked used now, or `.replaced` for a tombstone; nil if
+    /// there is none.
     ///
     /// A stored snapshot this version cannot read (corrupt JSON, or another `format` than
     /// `SessionSnapshot.currentFormat`) is deleted and nil returned: the customer starts afresh,
     /// which beats a server that fails every request of that cookie.
-    func loadSession(key: String) async throws -> SessionSnapshot? {
+    func loadSession(key: String) async throws -> StoredSession? {
         // One statement marks it used and returns it, so no transaction is held across a round trip.
         guard
             let text = try await database.write(
                 "UPDATE sessions SET used_at = \(Self.milliseconds(now())) WHERE key = \(key) RETURNING snapshot"
             ).first?.first(as: String.self)
         else { return nil }
-        if text == Self.tombstone { return nil }
+        if text == Self.tombstone { return .replaced }
         guard let snapshot = Self.decodeSession(text) else {
             try await database.write("DELETE FROM sessions WHERE key = \(key)")
             return nil
         }
-        return snapshot
+        return .saved(snapshot)
     }
 
     /// Stores `snapshot` under `key`, marked used now, if the revision stored there is `base`

@@ -25,7 +25,7 @@ import Testing
             database: ":memory:", ratesURL: nil, simulateLatency: false, logger: .init(label: "test"))
         let snapshot = SessionSnapshot(orderKey: "order-key", analyticsKey: "analytics-key", revision: 1)
         #expect(try await system.environment.sessions.save("session", 0, snapshot) == .saved)
-        #expect(try await system.environment.sessions.load("session") == snapshot)
+        #expect(try await system.environment.sessions.load("session")?.snapshot == snapshot)
         guard case .sqlite(let sqlite) = system.database else {
             Issue.record("':memory:' should open an SQLite store")
             return

@@ -29,7 +29,7 @@ struct SessionStoreContractTests {
         try await backend.with { clients throws in
             #expect(try await clients.sessions.load("nobody") == nil)
             #expect(try await clients.sessions.save("key-1", 0, snapshot) == .saved)
-            #expect(try await clients.sessions.load("key-1") == snapshot)
+            #expect(try await clients.sessions.load("key-1")?.snapshot == snapshot)
         }
     }
 
@@ -49,7 +49,7 @@ struct SessionStoreContractTests {
             #expect(try await sessions.save("k", 1, elsewhere) == .conflict)
             // Nor does one from the future.
             #expect(try await sessions.save("k", 3, elsewhere) == .conflict)
-            #expect(try await sessions.load("k") == second)
+            #expect(try await sessions.load("k")?.snapshot == second)
         }
     }
 
@@ -83,9 +83,9 @@ struct SessionStoreContractTests {
                 ],
                 on: store.database, now: store.now)
             #expect(twice == [.saved, .saved, .saved])
-            #expect(try await clients.sessions.load("new")?.revision == 4)
-            #expect(try await clients.sessions.load("old")?.revision == 2)
-            #expect(try await clients.sessions.load("new")?.analyticsKey == "new")
+            #expect(try await clients.sessions.load("new")?.snapshot?.revision == 4)
+            #expect(try await clients.sessions.load("old")?.snapshot?.revision == 2)
+            #expect(try await clients.sessions.load("new")?.snapshot?.analyticsKey == "new")
         }
     }
 
@@ -108,7 +108,7 @@ struct SessionStoreContractTests {
             }
             let winners = outcomes.filter { $0.value == .saved }.map(\.key)
             #expect(winners.count == 1)
-            #expect(try await sessions.load("k")?.analyticsKey == winners.first.map { "writer-\($0)" })
+            #expect(try await sessions.load("k")?.snapshot?.analyticsKey == winners.first.map { "writer-\($0)" })
         }
     }
 
@@ -119,11 +119,11 @@ struct SessionStoreContractTests {
             let snapshot = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 5)
             #expect(try await sessions.save("old-id", 0, snapshot) == .saved)
             try await sessions.delete("old-id")
-            #expect(try await sessions.load("old-id") == nil)
+            #expect(try await sessions.load("old-id") == .replaced)
             let later = SessionSnapshot(orderKey: "o", analyticsKey: "a", revision: 6)
             #expect(try await sessions.save("old-id", 5, later) == .conflict)
             #expect(try await sessions.save("old-id", 0, later) == .conflict)
-            #expect(try await sessions.load("old-id") == nil)
+            #expect(try await sessions.load("old-id") == .replaced)
         }
     }
 
@@ -137,11 +137,11 @@ struct SessionStoreContractTests {
             #expect(try await sessions.save("old-id", 0, ordered) == .saved)
             let moved = SessionSnapshot(orderKey: "o", analyticsKey: "a", guitar: Guitar(color: .sky), revision: 1)
             #expect(try await sessions.replace("old-id", "new-id", moved) == .saved)
-            #expect(try await sessions.load("old-id") == nil)
-            #expect(try await sessions.load("new-id") == moved)
+            #expect(try await sessions.load("old-id") == .replaced)
+            #expect(try await sessions.load("new-id")?.snapshot == moved)
             // A save of the old id still in flight cannot bring it back.
             #expect(try await sessions.save("old-id", 7, ordered) == .conflict)
-            #expect(try await sessions.load("old-id") == nil)
+            #expect(try await sessions.load("old-id") == .replaced)
 
             // In one statement with another session's save, each as it would be alone.
             let store = clients.store
@@ -153,9 +153,9 @@ struct SessionStoreContractTests {
                 ],
                 on: store.database, now: store.now)
             #expect(outcomes == [.saved, .saved])
-            #expect(try await sessions.load("new-id") == nil)
-            #expect(try await sessions.load("newer-id")?.analyticsKey == "newer-id")
-            #expect(try await sessions.load("other")?.revision == 8)
+            #expect(try await sessions.load("new-id") == .replaced)
+            #expect(try await sessions.load("newer-id")?.snapshot?.analyticsKey == "newer-id")
+            #expect(try await sessions.load("other")?.snapshot?.revision == 8)
         }
     }
 
@@ -172,7 +172,7 @@ struct SessionStoreContractTests {
             #expect(try await sessions.save("cart", 0, withCart) == .saved)
             #expect(try await sessions.save("loaded-later", 0, withCart) == .saved)
             now.value = Self.start.addingTimeInterval(2 * Self.day)
-            #expect(try await sessions.load("loaded-later") == withCart)
+            #expect(try await sessions.load("loaded-later")?.snapshot == withCart)
             // Nothing is older than a month; the leftover is older than a day.
             #expect(
                 try await sessions.deleteUnused(
@@ -180,7 +180,7 @@ struct SessionStoreContractTests {
             #expect(try await sessions.load("leftover") == nil)
             #expect(try await sessions.deleteUnused(Self.start.addingTimeInterval(Self.day), .distantPast) == 1)
             #expect(try await sessions.load("cart") == nil)
-            #expect(try await sessions.load("loaded-later") == withCart)
+            #expect(try await sessions.load("loaded-later")?.snapshot == withCart)
         }
     }
 }

@@ -46,7 +46,7 @@ import Testing
             #expect(app.services.registry.count == 1)
             let session = try #require(app.liveSession(cookie.value))
             // Stored before the answer: the store has it at the revision the answer followed.
-            let stored = try await app.services.environment.sessions.load(session.id.storageKey)
+            let stored = try await app.services.environment.sessions.load(session.id.storageKey)?.snapshot
             #expect(stored?.guitar.color == .sky)
         }
     }

@@ -217,7 +217,9 @@ struct SessionRegistryTests {
         registry.closeAll()
         // Another instance (or a restart) knows the new id only.
         let other = try await Self.registry(sessions: store)
-        #expect(try await other.session(forCookie: old.cookieValue) == nil)
+        await #expect(throws: SessionRegistry.Failure.replaced) {
+            try await other.session(forCookie: old.cookieValue)
+        }
         #expect(try await other.session(forCookie: new.cookieValue) != nil)
         other.closeAll()
     }

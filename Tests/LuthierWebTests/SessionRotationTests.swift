@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import LuthierWeb
@@ -56,6 +57,55 @@ struct SessionRotationTests {
                 navigated = event.event == "navigate" && event.data == ["/"]
             }
             await tab.close()
+        }
+    }
+    /// A browser that still holds the old id once its grace is over (the order's answer never
+    /// reached it, or the id was planted there) is told to reload, and the reload gives it a fresh
+    /// id: before, the old id was taken up again as a new session, whose every save met the old
+    /// one's tombstone, and every post was refused with "reload the page" for good.
+    @Test("an id an order replaced is refused once its grace is over, and a page gives the browser a fresh one")
+    func replacedIDAfterItsGrace() async throws {
+        try await TestShop.run { app, _ in
+            let old = try await CheckoutControllerTests.checkedOut(app)
+            let order = try await app.request(
+                .POST, "/checkout/order", headers: [("Cookie", "\(TestApp.cookieName)=\(old)")], body: [],
+                followingRotations: false)
+            #expect(order.status == 303)
+            let renewed = try #require(SetCookie(order)).value
+            try await app.advance(by: SessionRegistry.rotationGrace)
+            let oldID = try #require(SessionID(cookieValue: old))
+            let oldCookie = [("Cookie", "\(TestApp.cookieName)=\(old)"), ("X-Requested-With", "fetch")]
+
+            let post = try await app.request(
+                .POST, "/build", headers: oldCookie + [("Content-Type", TestApp.formType)],
+                body: Array("color=dusk".utf8), followingRotations: false)
+            #expect(post.status == 409, "\(post)")
+            #expect(post.text.contains("replaced after an order"), "\(post.text)")
+            #expect(SetCookie(post) == nil)
+            #expect(app.services.registry.live(oldID) == nil, "the old id was taken up as a session")
+
+            // Opened as sent: the suite's cookie jar would send the new id in its place.
+            let stream = try await HTTPTestConnection.open(
+                port: app.port, request: TestRequest(method: .GET, path: "/events", headers: oldCookie))
+            #expect(try await stream.head().status.code == 409)
+            await stream.close()
+            #expect(app.services.registry.live(oldID) == nil, "the old id was taken up as a session")
+
+            let reload = try await app.request(.GET, "/", headers: oldCookie, followingRotations: false)
+            #expect(reload.status == 200)
+            let fresh = try #require(SetCookie(reload), "the reload kept the dead id").value
+            #expect(fresh != old && fresh != renewed)
+            let retried = try await app.request(
+                .POST, "/build",
+                headers: [
+                    ("Cookie", "\(TestApp.cookieName)=\(fresh)"), ("X-Requested-With", "fetch"),
+                    ("Content-Type", TestApp.formType),
+                ],
+                body: Array("color=dusk".utf8), followingRotations: false)
+            #expect(retried.status == 204, "\(retried)")
+
+            // The customer's own id is untouched by all this.
+            #expect(try await app.get("/checkout", cookie: renewed).status == 200)
         }
     }
 }

@@ -11,8 +11,9 @@ import Foundation
 /// stored has met another instance's save (or the session's deletion): the writer reads the stored
 /// one, acts again on it and saves over it. Nothing either writer was told "yes" for is lost.
 public struct SessionStore: Sendable {
-    /// The session stored under `key`, marking it used now; nil if there is none.
-    public var load: @Sendable (_ key: String) async throws -> SessionSnapshot?
+    /// The session stored under `key`, marking it used now, or word that an order replaced its
+    /// id; nil if nothing is stored under it.
+    public var load: @Sendable (_ key: String) async throws -> StoredSession?
     /// Stores `snapshot` (its `revision`) under `key` if the revision stored there is `base`
     /// (nothing stored, for 0); otherwise changes nothing and says `.conflict`.
     public var save:
@@ -53,7 +54,7 @@ public struct SessionStore: Sendable {
     }
 
     public init(
-        load: @escaping @Sendable (_ key: String) async throws -> SessionSnapshot?,
+        load: @escaping @Sendable (_ key: String) async throws -> StoredSession?,
         save:
             @escaping @Sendable (_ key: String, _ base: Int, _ snapshot: SessionSnapshot) async throws ->
             SessionSaveOutcome,
@@ -79,6 +80,25 @@ public struct SessionStore: Sendable {
             }
         self.deleteUnused = deleteUnused
         self.sharing = sharing
+    }
+}
+
+/// What the store holds under a session's key.
+///
+/// A replaced id is told apart from one never stored: an issued id with nothing stored is a
+/// visitor's, whose first post makes its session under it; a replaced one must never be taken up
+/// again, or the browser still holding it (an order's answer lost on the way, or an id planted
+/// there) would make a session whose every save meets the tombstone.
+public enum StoredSession: Sendable, Equatable {
+    /// The session as last saved.
+    case saved(SessionSnapshot)
+    /// Nothing: an order gave the session a new id, and this one stopped working.
+    case replaced
+
+    /// The session, if one is stored.
+    public var snapshot: SessionSnapshot? {
+        guard case .saved(let snapshot) = self else { return nil }
+        return snapshot
     }
 }
 

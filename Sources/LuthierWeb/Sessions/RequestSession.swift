@@ -19,6 +19,8 @@ public final class RequestSession: Sendable {
         var acted = false
         /// Whether the post's change was saved with it (`act`): the middleware need not save.
         var saved = false
+        /// Whether the cookie named an id an order replaced (a page was asked for with it).
+        var cookieWasReplaced = false
     }
 
     private let registryIfAny: SessionRegistry?
@@ -44,6 +46,11 @@ public final class RequestSession: Sendable {
         let found: Session?
         do {
             found = try await registry.session(forCookie: cookie, adopting: adopting)
+        } catch .replaced where !adopting {
+            // A page for a browser still holding an id an order replaced: the blank page, and a
+            // fresh id for its cookie (`cookieWasReplaced`), so that its next post works.
+            state.withLock { $0.cookieWasReplaced = true }
+            return nil
         } catch {
             throw Self.refusal(error)
         }
@@ -96,6 +103,10 @@ public final class RequestSession: Sendable {
         return session
     }
 
+    /// Whether the request's cookie named an id an order replaced, found when a page looked for
+    /// its session: the answer gives the browser a fresh id.
+    var cookieWasReplaced: Bool { state.withLock { $0.cookieWasReplaced } }
+
     /// What the middleware acts on after the handler: the session resolved (if any), whether a
     /// post acted on it, and whether it was made for this request.
     var outcome: (session: Session?, acted: Bool, isNew: Bool, saved: Bool) {
@@ -140,6 +151,8 @@ public final class RequestSession: Sendable {
         case .storeUnavailable:
             UserFacingError(
                 .serviceUnavailable, "Your session cannot be read right now; please try again shortly.", retryAfter: 5)
+        case .replaced:
+            refusal(Session.SaveFailure.gone)
         }
     }
 }

@@ -335,7 +335,7 @@ public final class Session: Sendable {
     /// the shop; false if it is gone. The caller holds the turn.
     private func reloadHoldingTurn(evenIfSame: Bool = false) async throws -> Bool {
         let id = identity.withLock { $0 }
-        guard let snapshot = try await factory.store.load(id.storageKey) else { return false }
+        guard let snapshot = try await factory.store.load(id.storageKey)?.snapshot else { return false }
         let newer = saving.withLock { saving in
             guard identity.withLock({ $0 }) == id,
                 snapshot.revision > saving.base || (evenIfSame && snapshot.revision == saving.base)

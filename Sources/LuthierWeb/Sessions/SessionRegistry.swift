@@ -22,6 +22,9 @@ public final class SessionRegistry: Sendable {
         case full
         /// The store could not be read; the cookie may name a session, so none is made up instead.
         case storeUnavailable
+        /// The cookie names an id an order replaced, past its grace here (or held by another
+        /// instance): it stopped working, and is never taken up as a new session.
+        case replaced
     }
 
     public let maxSessions: Int
@@ -196,7 +199,8 @@ public final class SessionRegistry: Sendable {
     }
 
     /// The session a cookie names, if the server issued it: from memory, or restored from the
-    /// store. Nil for no cookie, a malformed one, or one the store does not know.
+    /// store. Nil for no cookie, a malformed one, or one the store does not know; `.replaced` for
+    /// an id an order replaced, once it is no longer in its grace here.
     ///
     /// With `adopting`, an id this server issued whose session never acted (or left memory
     /// without anything stored) gets its session now, under that id: a post or a stream is the
@@ -285,7 +289,9 @@ public final class SessionRegistry: Sendable {
     }
 
     private func restore(_ id: SessionID) async throws -> Session? {
-        guard let snapshot = try await environment.sessions.load(id.storageKey) else { return nil }
+        let stored = try await environment.sessions.load(id.storageKey)
+        if stored == .replaced { throw Failure.replaced }
+        guard let snapshot = stored?.snapshot else { return nil }
         if let session = live(id) { return session }
         let session = try add(makeSession(id: id, snapshot: snapshot))
         tallies.withLock { $0.restored += 1 }

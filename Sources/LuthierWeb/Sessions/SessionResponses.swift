@@ -17,14 +17,15 @@ struct SessionResponses: Sendable {
     ///
     /// A visitor without a session sees the blank session's page and gets a cookie with a fresh
     /// id, but no session: that costs a render from the cache and nothing kept. Its first post or
-    /// stream makes the session under that id.
+    /// stream makes the session under that id. So does a browser whose cookie names an id an
+    /// order replaced: that id is refused for posts and streams, and must not stay in its jar.
     func page(
         _ request: Request, _ context: LuthierRequestContext, _ render: (Session) -> RenderedPage
     ) async throws -> Response {
         guard let session = try await context.session.existing() else {
             var response = responses.page(render(registry.blank), version: nil, for: request)
             let sent = context.session.cookie.flatMap(SessionID.init(cookieValue:))
-            if sent.map(registry.issued) != true {
+            if sent.map(registry.issued) != true || context.session.cookieWasReplaced {
                 response.setCookie(cookie(value: registry.issueID().cookieValue, request: request))
             }
             return response

@@ -84,7 +84,8 @@ final class MemorySessionStore: Sendable {
                 try self.state.withLock { state in
                     if state.failing { throw StoreDown() }
                     state.loads += 1
-                    return state.rows[key]?.snapshot
+                    if state.deleted.contains(key) { return .replaced }
+                    return state.rows[key].map { .saved($0.snapshot) }
                 }
             },
             save: { key, base, snapshot in
