@@ -189,7 +189,7 @@ struct SessionRegistryTests {
         }
         let old = session.id
         #expect(store.rows[old.storageKey]?.revision == 3)
-        let new = try await registry.rotate(session, once: "an order")
+        let new = try #require(try await registry.rotate(session, once: "an order"))
         #expect(store.rows[new.storageKey]?.revision == 1)
         // The old id's last save, told late (its notice raced the rotation): not this session's
         // any more, so nothing is read, and the session stays as it is.
@@ -210,7 +210,7 @@ struct SessionRegistryTests {
         try await session.save()
         let old = session.id
         let writes = store.writes
-        let new = try await registry.rotate(session, once: "an order")
+        let new = try #require(try await registry.rotate(session, once: "an order"))
         #expect(store.writes == writes + 1)
         #expect(store.rows[old.storageKey] == nil)
         #expect(store.rows[new.storageKey]?.snapshot.guitar.color == .sky)

@@ -3,7 +3,8 @@ import Hummingbird
 /// Puts the request's session (`RequestSession`, resolved only when a handler asks) into the
 /// context, and after the handler applies the one save policy: a session a post acted on is
 /// saved before the answer goes out, and the answer carries the cookie when the session is new or
-/// the request came with an id the session no longer has. A handler that throws leaves nothing
+/// the request's own order gave it a new id (and no other answer: one to a request with the old id
+/// would hand the new one to whoever else holds the old). A handler that throws leaves nothing
 /// behind: a session made for it is dropped, and nothing is saved (a refused action changed
 /// nothing). The error itself is answered by `ErrorResponseMiddleware`, outside this one.
 ///
@@ -45,7 +46,7 @@ struct SessionMiddleware: RouterMiddleware {
             }
         }
         keepIncident(Incident.failure(answered: response, request: request, route: context.endpointPath), of: session)
-        if (outcome.acted && outcome.isNew) || session.cookie.map({ $0 != resolved.id.cookieValue }) == true {
+        if (outcome.acted && outcome.isNew) || session.gaveNewID {
             response.setCookie(cookies.cookie(value: resolved.id.cookieValue, request: request))
         }
         return response

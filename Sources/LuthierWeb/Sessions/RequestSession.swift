@@ -21,6 +21,8 @@ public final class RequestSession: Sendable {
         var saved = false
         /// Whether the cookie named an id an order replaced (a page was asked for with it).
         var cookieWasReplaced = false
+        /// Whether this request's order gave the session its new id.
+        var gaveNewID = false
     }
 
     private let registryIfAny: SessionRegistry?
@@ -41,6 +43,14 @@ public final class RequestSession: Sendable {
     /// - Parameter adopting: whether an id the server issued but whose session never acted gets
     ///   its session now (a stream is a session's first act). A page does not adopt.
     func existing(adopting: Bool = false) async throws(UserFacingError) -> Session? {
+        try await resolve(adopting: adopting, forPost: false)
+    }
+
+    /// The session the cookie names. An id an order replaced shows nothing of the session to a
+    /// page or a stream, even in its grace: whoever else holds it (planted, or seen) must not
+    /// follow the customer. Only a post (`forPost`) acts through it in its grace, the post the
+    /// browser sent before the order's answer reached it; its answer carries no cookie.
+    private func resolve(adopting: Bool, forPost: Bool) async throws(UserFacingError) -> Session? {
         if let resolved = state.withLock({ $0.resolved }) { return resolved }
         let registry = try registry()
         let found: Session?
@@ -53,6 +63,12 @@ public final class RequestSession: Sendable {
             return nil
         } catch {
             throw Self.refusal(error)
+        }
+        if let found, found.id.cookieValue != cookie, !forPost {
+            // In its grace: the customer's new id is on its way to their browser in the order's
+            // answer, so a page gets the blank one without a cookie, and a stream is refused.
+            if adopting { throw Self.refusal(SessionRegistry.Failure.replaced) }
+            return nil
         }
         state.withLock { if $0.resolved == nil { $0.resolved = found } }
         return found
@@ -85,7 +101,7 @@ public final class RequestSession: Sendable {
     /// change with `act(_:)`.
     func acting() async throws(UserFacingError) -> Session {
         let session: Session
-        if let existing = try await existing(adopting: true) {
+        if let existing = try await resolve(adopting: true, forPost: true) {
             session = existing
         } else {
             let registry = try registry()
@@ -106,6 +122,14 @@ public final class RequestSession: Sendable {
     /// Whether the request's cookie named an id an order replaced, found when a page looked for
     /// its session: the answer gives the browser a fresh id.
     var cookieWasReplaced: Bool { state.withLock { $0.cookieWasReplaced } }
+
+    /// Whether this request's order gave the session its new id: its answer, and no other,
+    /// carries it (`SessionMiddleware`). Another answer would hand it to whoever else holds the
+    /// old id.
+    var gaveNewID: Bool { state.withLock { $0.gaveNewID } }
+
+    /// Notes that this request's order gave the session its new id.
+    func noteNewID() { state.withLock { $0.gaveNewID = true } }
 
     /// What the middleware acts on after the handler: the session resolved (if any), whether a
     /// post acted on it, and whether it was made for this request.

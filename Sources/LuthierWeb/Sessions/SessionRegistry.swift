@@ -271,16 +271,26 @@ public final class SessionRegistry: Sendable {
         return session
     }
 
-    /// The session of a replaced id still in its grace.
+    /// The session of a replaced id still in its grace. (An id past it is let go by
+    /// `endGraces()`, which tells of it.)
     private func retiredSession(_ id: SessionID) -> Session? {
         let now = elapsed()
         return retired.withLock { retired in
-            guard let entry = retired[id] else { return nil }
-            guard entry.until > now else {
-                retired[id] = nil
-                return nil
-            }
+            guard let entry = retired[id], entry.until > now else { return nil }
             return entry.session
+        }
+    }
+
+    /// Lets go of the replaced ids whose grace has ended, and returns their sessions: the streams
+    /// opened with such an id are to end (`SessionService`, at its next heartbeat). The customer's
+    /// tabs come back at once with the new id their order's answer gave their browser; whoever
+    /// else held the old id (planted, or seen) is refused, and stops following the session.
+    func endGraces() -> [Session] {
+        let now = elapsed()
+        return retired.withLock { retired in
+            let ended = retired.filter { $0.value.until <= now }
+            for id in ended.keys { retired[id] = nil }
+            return ended.values.map(\.session)
         }
     }
 
@@ -376,10 +386,11 @@ public final class SessionRegistry: Sendable {
     /// cannot be saved, the old one stays (the order stands either way) and the failure is thrown.
     ///
     /// Once per `occasion` (the checkout whose order was placed): concurrent posts of one order
-    /// (a double click, two tabs) rotate once, and each answer carries the id the session has then.
+    /// (a double click, two tabs) rotate once. Returns the new id to the call that gave it, whose
+    /// answer alone carries it; nil to the others.
     @discardableResult
-    public func rotate(_ session: Session, once occasion: String) async throws -> SessionID {
-        guard let (old, new, base) = session.claimRotation(for: occasion) else { return session.id }
+    public func rotate(_ session: Session, once occasion: String) async throws -> SessionID? {
+        guard let (old, new, base) = session.claimRotation(for: occasion) else { return nil }
         sessions.withLock { sessions in
             sessions[old] = nil
             sessions[new] = session
@@ -408,8 +419,6 @@ public final class SessionRegistry: Sendable {
     /// sweeps in a row. Their state is already stored; the cookie brings them back.
     @discardableResult
     public func sweep() -> Int {
-        let now = elapsed()
-        retired.withLock { retired in retired = retired.filter { $0.value.until > now } }
         let dropped = sessions.withLock { sessions in
             let idle = sessions.values.filter { $0.sweep(limit: Self.sweepsBeforeDrop) }
             for session in idle { sessions[session.id] = nil }

@@ -51,9 +51,9 @@ struct SessionResponses: Sendable {
     /// Gives the session a new id (after an order); the answer then carries it, as every answer
     /// to a request with a replaced id does. A failure to store the new id is logged and the old
     /// id kept: the order stands either way.
-    func rotate(_ session: Session, once occasion: String) async {
+    func rotate(_ session: Session, once occasion: String, for request: RequestSession) async {
         do {
-            try await registry.rotate(session, once: occasion)
+            if try await registry.rotate(session, once: occasion) != nil { request.noteNewID() }
         } catch {
             registry.logger.error("A session's id could not be replaced after an order")
         }

@@ -7,7 +7,8 @@ import ServiceLifecycle
 
 /// The long-lived work behind the sessions, as one ServiceLifecycle service: it starts each
 /// session's output driver (callbacks, not a task), and runs the shop's analytics recorder, the
-/// idle sweep, the event-stream heartbeat, the expiry of stored sessions and the reading of the
+/// idle sweep, the event-stream heartbeat (which also ends the streams opened with an id an order
+/// replaced, once its grace is over), the expiry of stored sessions and the reading of the
 /// discount codes, and lets expired incidents go, all on the injected clock, and follows the sessions other instances save. On
 /// graceful shutdown it stops taking sessions, cancels the rest and closes every session's streams.
 struct SessionService: Service {
@@ -45,7 +46,10 @@ struct SessionService: Service {
                 }
             }
             group.addTask {
-                await repeatEvery(heartbeatInterval) { hub.beat() }
+                await repeatEvery(heartbeatInterval) {
+                    hub.beat()
+                    for session in registry.endGraces() { hub.endStreams(ofSession: session.streamCapKey) }
+                }
             }
             group.addTask {
                 // Only when other instances share the store: it returns at once otherwise.

@@ -344,6 +344,17 @@ public final class EventStreamHub: ConditionWatched {
         return id
     }
 
+    /// Ends every stream that counts for `session` (its pages and inspectors): each browser
+    /// follows them again on a new connection, with the credentials it holds by then. After an
+    /// order gives a session a new id, so only the browser that got the new id follows it on,
+    /// not whoever else held the old one.
+    package func endStreams(ofSession session: String) {
+        let wakers = state.withLock { state in
+            state.streams.values.compactMap { $0.session == session ? $0.waker : nil }
+        }
+        for waker in wakers { waker.finish() }
+    }
+
     /// Records how to end the open bundle `id`: a call ends it, and its future completes once its
     /// connection has closed (and its streams no longer count).
     package func registerBundle(_ id: String, end: @escaping @Sendable () -> EventLoopFuture<Void>) {

@@ -53,10 +53,14 @@ struct FuzzRequest: Sendable, CustomStringConvertible {
     /// The value its cookie carried when sent: the pool session's newest id (an order replaces it).
     var sentSession: String?
 
-    /// A post of `/checkout/order` (whatever the fuzzer made of it): placing an order replaces
-    /// the session's id.
+    /// A post of `/checkout/order` (whatever the fuzzer made of it, its target in absolute form
+    /// included): placing an order replaces the session's id.
     var isOrderPost: Bool {
-        method == "POST" && String(decoding: target, as: UTF8.self).hasPrefix("/checkout/order")
+        var path = Substring(String(decoding: target, as: UTF8.self))
+        if path.hasPrefix("http://"), let slash = path.dropFirst("http://".count).firstIndex(of: "/") {
+            path = path[slash...]
+        }
+        return method == "POST" && path.hasPrefix("/checkout/order")
     }
 
     /// Sends a session cookie as its newest id, as a browser's cookie jar would after an order

@@ -353,19 +353,22 @@ final class FuzzRecorder: Sendable {
             // Another worker's order replaced this session's id while the request was on its way:
             // the server rightly treats the old id as unknown, so only server errors count.
             var stale = !request.isOrderPost && request.sentSession.map { jar.isReplaced($0) } == true
-            // A late request with an id another worker's order just replaced: the answer brings
-            // the new id back (a refresh), which the pool session follows from now on.
-            if !stale, let sent = request.sentSession, let set = Self.sessionCookie(setBy: response), set != sent,
-                sameSession(sent, set)
+            // A late request with an id another worker's order just replaced never gets the new
+            // id back (whoever else held the old one would get it too): a new cookie naming the
+            // same session is a failure.
+            if !stale, !request.isOrderPost, let sent = request.sentSession,
+                let set = Self.sessionCookie(setBy: response), set != sent, sameSession(sent, set)
             {
-                jar.record(sent, replacedBy: set)
+                problems.append((request, response, "handed the new id of a session to a request with its old one"))
                 stale = true
             }
-            // A post acting on its session while another worker's order replaced it is refused
-            // with `409` and that sentence: right if an order of the run replaced the id, which
-            // may be judged after this answer, so it is judged when the run is over too.
+            // A post or a stream asked for with an id another worker's order replaced meanwhile is
+            // refused with `409` and that sentence, and its session's own order page is not shown
+            // (`404`): right if an order of the run replaced the id, which may be judged after
+            // this answer, so it is judged when the run is over too.
             let replacedMeanwhile =
-                response.status == 409 && String(buffer: response.body).contains(Self.replacedSentence)
+                (response.status == 409 && String(buffer: response.body).contains(Self.replacedSentence))
+                || (request.kind == RequestFuzzer.orderBySession && response.status == 404)
             for problem in Self.problems(request, response)
             where !stale || problem.contains("server error") || problem.contains("Retry-After") {
                 if problem == Self.newCookie || replacedMeanwhile, let sent = request.sentSession {

@@ -634,6 +634,9 @@ struct RequestFuzzer {
         return request
     }
 
+    /// An order's page asked for with its session's cookie, without its key.
+    static let orderBySession = "order by its session"
+
     mutating func orderPage() -> FuzzRequest {
         guard let order = target.orders.any(using: &random), chance(0.8) else {
             let number = pick([
@@ -648,7 +651,7 @@ struct RequestFuzzer {
         switch int(0...3) {
         case 0:
             var request = FuzzRequest(
-                kind: "order by its session", target: "/orders/\(order.number)", oracle: .only([200]))
+                kind: Self.orderBySession, target: "/orders/\(order.number)", oracle: .only([200]))
             request.header("Cookie", "\(TestApp.cookieName)=\(order.session)")
             return request
         case 1:

@@ -168,7 +168,7 @@ struct CheckoutController: Sendable {
         // A new id once an order is placed: one planted before stops working here.
         if taken.withLock({ $0.order != nil }) {
             metrics.orderPlaced(guitars: ordering.guitarCount)
-            await sessions.rotate(session, once: placed)
+            await sessions.rotate(session, once: placed, for: context.session)
             // A failed read leaves the builders as they were; the order stands.
             if let number = number.withLock({ $0 }), let woods = try? await soldOut(number) {
                 sessions.registry.orderTookStock(soldOut: woods)
