@@ -50,7 +50,9 @@ struct SessionRotationTests {
             #expect(orderPage.status == 404)
             #expect(app.services.registry.live(try #require(SessionID(cookieValue: planted))) == nil)
 
-            // The tab that was open carries on with the same session.
+            // The tab that was open carries on with the same session until the heartbeat after the
+            // grace ends its stream (`replacedIDHandsOutNothing`); its browser then comes back with
+            // the new id.
             #expect(try await app.scriptPost("/checkout/dismiss", form: "", cookie: renewed.value).status == 204)
             var navigated = false
             while !navigated {
