@@ -382,7 +382,8 @@ public final class SessionRegistry: Sendable {
 
     /// Gives `session` a new id (after an order): saved under the new one, the old one deleted for
     /// good in the same write, so a cookie value planted or seen before stops working. The
-    /// session's state, streams and tabs carry on; the answer sets the new cookie. If the new id
+    /// session's state and tabs carry on (their streams until the old id's grace is over, then
+    /// they come back with the new one); the order's answer sets the new cookie. If the new id
     /// cannot be saved, the old one stays (the order stands either way) and the failure is thrown.
     ///
     /// Once per `occasion` (the checkout whose order was placed): concurrent posts of one order

@@ -48,9 +48,9 @@ struct SessionResponses: Sendable {
         }
     }
 
-    /// Gives the session a new id (after an order); the answer then carries it, as every answer
-    /// to a request with a replaced id does. A failure to store the new id is logged and the old
-    /// id kept: the order stands either way.
+    /// Gives the session a new id (after an order); the answer of `request`, the order that gave
+    /// it, then carries it (and no other answer does). A failure to store the new id is logged and
+    /// the old id kept: the order stands either way.
     func rotate(_ session: Session, once occasion: String, for request: RequestSession) async {
         do {
             if try await registry.rotate(session, once: occasion) != nil { request.noteNewID() }
