@@ -56,8 +56,9 @@
   }
 
   // The stream inspector's diagram is held as it is while paused, and while a marble has the
-  // keyboard focus or the pointer, so that its text can be read. The diagram is only sent when it
-  // moved, so the newest one sent meanwhile is kept, and shown once the hold ends.
+  // keyboard focus or the pointer, so that its text can be read. What the stream sends meanwhile
+  // (the diagram whole, or a change's marbles and the clock as edits of it) goes to a copy of the
+  // diagram, kept apart from the page, and the copy is shown once the hold ends.
   const withheld = new Map();
   function isHeld(element) {
     if (element.id !== 'inspector-lanes') return false;
@@ -65,12 +66,21 @@
     return pause?.checked || element.contains(document.activeElement) || element.matches(':hover');
   }
   function releaseWithheld() {
-    for (const [target, html] of withheld) {
+    for (const [target, copy] of withheld) {
       const element = document.getElementById(target);
       if (!element || isHeld(element)) continue;
-      morphContent(element, html);
+      morphChildren(element, copy);
       withheld.delete(target);
     }
+  }
+  // The copy a held fragment's patches go to: the page's own, the first time.
+  function withheldCopy(target, element) {
+    let copy = withheld.get(target);
+    if (!copy) {
+      copy = element.cloneNode(true);
+      withheld.set(target, copy);
+    }
+    return copy;
   }
   const lanes = document.getElementById('inspector-lanes');
   if (lanes) {
@@ -279,8 +289,8 @@
       const element = document.getElementById(fragment.target);
       if (!element) continue;
       if (isHeld(element)) {
-        // Held whole: the edits of a later patch apply to what the stream sent, not to this.
-        withheld.set(fragment.target, fragment.html);
+        const copy = withheldCopy(fragment.target, element);
+        if (fragment.items) applyItems(copy, fragment.items); else morphContent(copy, fragment.html);
       } else if (fragment.items) {
         applyItems(element, fragment.items);
       } else {
@@ -304,8 +314,10 @@
   // A changed item may come as its changed parts, each replaced where it stands.
   function applyItems(element, items) {
     const list = element.querySelector('[data-items]') ?? element;
+    // Looked for inside the fragment, which may be a held copy apart from the page.
+    const find = (id) => element.querySelector(`#${CSS.escape(id)}`);
     for (const item of items) {
-      const current = document.getElementById(item.id);
+      const current = find(item.id);
       if (item.remove) {
         current?.remove();
         continue;
@@ -319,7 +331,7 @@
       } else if (item.after === null) {
         list.prepend(node);
       } else {
-        const after = document.getElementById(item.after);
+        const after = find(item.after);
         if (after) after.after(node); else list.append(node);
       }
     }

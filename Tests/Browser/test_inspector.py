@@ -111,6 +111,33 @@ def test_pause_holds_the_diagram_until_it_is_released(driver, base_url):
         lambda d: any(label and label.startswith("build.input: change(color: Dusk)") for label in marble_labels(d)))
 
 
+def test_a_diagram_edited_while_paused_shows_every_edit_on_release(driver, base_url):
+    """While the diagram is held, the stream sends a change's marbles and the clock as edits of the
+    diagram, not the diagram whole. Those edits must reach what is shown on release: before, the
+    held copy kept only whole diagrams, and an edit left it empty, so releasing Pause showed the
+    word "undefined" in place of the diagram."""
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60&lane=build.input")
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "sky")
+    driver.switch_to.window(inspector)
+    # The lane is drawn: from now on a change sends its marble as an edit.
+    WebDriverWait(driver, WAIT).until(
+        lambda d: any(label and label.startswith("build.input: change(color: Sky)") for label in marble_labels(d)))
+    driver.find_element(By.ID, "inspector-pause").click()
+
+    driver.switch_to.window(builder)
+    click_label(driver, "color", "dusk")
+    driver.switch_to.window(inspector)
+    time.sleep(1.5)
+    driver.find_element(By.ID, "inspector-pause").click()
+    # Both changes shown (as one marble of two values when they came close together).
+    WebDriverWait(driver, WAIT).until(
+        lambda d: any(label and "change(color: Dusk)" in label for label in marble_labels(d)))
+    lanes = driver.find_element(By.ID, "inspector-lanes").text
+    assert "undefined" not in lanes, lanes
+    assert any(label and "change(color: Sky)" in label for label in marble_labels(driver)), marble_labels(driver)
+
+
 def description(driver) -> str:
     return driver.find_element(By.ID, "guitar-description").text
 
