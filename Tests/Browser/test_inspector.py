@@ -40,14 +40,20 @@ def builder_and_inspector(driver, base_url, query: str) -> tuple[str, str]:
     return builder, driver.current_window_handle
 
 
-def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, base_url):
-    builder, inspector = builder_and_inspector(driver, base_url, "?window=60")
-
+def pick_and_see_its_marble(driver, builder: str, inspector: str, value: str) -> None:
+    """Picks a colour in the builder window and waits until the inspector window shows the change
+    on its input lane (a marble labelled with it, alone or among others)."""
     driver.switch_to.window(builder)
-    click_label(driver, "color", "sky")
+    click_label(driver, "color", value.lower())
     driver.switch_to.window(inspector)
     WebDriverWait(driver, WAIT).until(
-        lambda d: any(label and label.startswith("build.input: change(color: Sky)") for label in marble_labels(d)))
+        lambda d: any(label and f"change(color: {value})" in label for label in marble_labels(d)))
+
+
+def test_a_change_in_the_builder_travels_through_the_inspectors_lanes(driver, base_url):
+    builder, inspector = builder_and_inspector(driver, base_url, "?window=60")
+    pick_and_see_its_marble(driver, builder, inspector, "Sky")
+    assert any(label and label.startswith("build.input: change(color: Sky)") for label in marble_labels(driver))
     lanes = lane_names(driver)
     # Input, then the folded state, then the session's output, then the builder tab's patch.
     for lane in ["build.input", "build.state", "session.output"]:
@@ -117,12 +123,8 @@ def test_a_diagram_edited_while_paused_shows_every_edit_on_release(driver, base_
     held copy kept only whole diagrams, and an edit left it empty, so releasing Pause showed the
     word "undefined" in place of the diagram."""
     builder, inspector = builder_and_inspector(driver, base_url, "?window=60&lane=build.input")
-    driver.switch_to.window(builder)
-    click_label(driver, "color", "sky")
-    driver.switch_to.window(inspector)
-    # The lane is drawn: from now on a change sends its marble as an edit.
-    WebDriverWait(driver, WAIT).until(
-        lambda d: any(label and label.startswith("build.input: change(color: Sky)") for label in marble_labels(d)))
+    # Once the lane is drawn, a change sends its marble as an edit of the diagram.
+    pick_and_see_its_marble(driver, builder, inspector, "Sky")
     driver.find_element(By.ID, "inspector-pause").click()
 
     driver.switch_to.window(builder)
