@@ -1,4 +1,3 @@
-import TestSupport
 import Testing
 
 @testable import LuthierWeb
@@ -70,11 +69,7 @@ struct SessionRotationTests {
     func replacedIDAfterItsGrace() async throws {
         try await TestShop.run { app, _ in
             let old = try await CheckoutControllerTests.checkedOut(app)
-            let order = try await app.request(
-                .POST, "/checkout/order", headers: [("Cookie", "\(TestApp.cookieName)=\(old)")], body: [],
-                followingRotations: false)
-            #expect(order.status == 303)
-            let renewed = try #require(SetCookie(order)).value
+            let renewed = try await Self.order(app, cookie: old)
             try await app.advance(by: SessionRegistry.rotationGrace)
             let oldID = try #require(SessionID(cookieValue: old))
             let oldCookie = [("Cookie", "\(TestApp.cookieName)=\(old)"), ("X-Requested-With", "fetch")]
@@ -87,10 +82,8 @@ struct SessionRotationTests {
             #expect(SetCookie(post) == nil)
             #expect(app.services.registry.live(oldID) == nil, "the old id was taken up as a session")
 
-            // Opened as sent: the suite's cookie jar would send the new id in its place.
-            let stream = try await HTTPTestConnection.open(
-                port: app.port, request: TestRequest(method: .GET, path: "/events", headers: oldCookie))
-            #expect(try await stream.head().status.code == 409)
+            let stream = try await app.openEventStream(cookie: nil, headers: oldCookie, followingRotations: false)
+            #expect(stream.head.status.code == 409)
             await stream.close()
             #expect(app.services.registry.live(oldID) == nil, "the old id was taken up as a session")
 
@@ -123,18 +116,12 @@ struct SessionRotationTests {
         try await TestShop.run { app, _ in
             let old = try await CheckoutControllerTests.checkedOut(app)
             let oldCookie = [("Cookie", "\(TestApp.cookieName)=\(old)"), ("X-Requested-With", "fetch")]
-            // Someone else holding the same id follows the session. (Opened as sent: the suite's
-            // cookie jar would send the new id in place of the old.)
-            let watcher = try await HTTPTestConnection.open(
-                port: app.port, request: TestRequest(method: .GET, path: "/events", headers: oldCookie))
-            #expect(try await watcher.head().status.code == 200)
+            // Someone else holding the same id follows the session.
+            let watcher = try await app.openEventStream(cookie: nil, headers: oldCookie, followingRotations: false)
+            #expect(watcher.head.status.code == 200)
             #expect(await app.streams { $0.open == 1 })
 
-            let order = try await app.request(
-                .POST, "/checkout/order", headers: [("Cookie", "\(TestApp.cookieName)=\(old)")], body: [],
-                followingRotations: false)
-            #expect(order.status == 303)
-            let renewed = try #require(SetCookie(order)).value
+            let renewed = try await Self.order(app, cookie: old)
 
             // In the grace, a post sent with the old id lands in the session, and its answer
             // carries no cookie.
@@ -154,18 +141,26 @@ struct SessionRotationTests {
             #expect(BuilderPageSnapshot(html: page.text).checkedValues["color"] != ["dusk"])
 
             // A stream asked for with the old id is refused.
-            let stream = try await HTTPTestConnection.open(
-                port: app.port, request: TestRequest(method: .GET, path: "/events", headers: oldCookie))
-            #expect(try await stream.head().status.code == 409)
+            let stream = try await app.openEventStream(cookie: nil, headers: oldCookie, followingRotations: false)
+            #expect(stream.head.status.code == 409)
             await stream.close()
 
             // Once the grace is over, at the next heartbeat (every 15 s here), the stream opened
             // with the old id ends; the customer's own tabs come back with the new one.
             try await app.advance(by: .seconds(15))
-            var ended = false
-            while !ended { ended = try await watcher.nextBodyChunk() == nil }
+            while try await watcher.next() != nil {}
             await watcher.close()
             #expect(await app.streams { $0.open == 0 })
         }
+    }
+
+    /// Places the checked-out order of the session `cookie` names, sending that cookie as it is,
+    /// and returns the new id the order's answer gives it.
+    static func order(_ app: TestApp, cookie: String) async throws -> String {
+        let order = try await app.request(
+            .POST, "/checkout/order", headers: [("Cookie", "\(TestApp.cookieName)=\(cookie)")], body: [],
+            followingRotations: false)
+        #expect(order.status == 303)
+        return try #require(SetCookie(order)).value
     }
 }

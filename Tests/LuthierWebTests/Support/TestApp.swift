@@ -244,14 +244,18 @@ struct TestApp: Sendable {
     }
 
     /// Opens `GET /events` and reads its head.
+    ///
+    /// `followingRotations: false` sends the cookie as given, as `request` does.
     func openEventStream(
         _ path: String = "/events",
         cookie: String?,
-        headers: [(name: String, value: String)] = []
+        headers: [(name: String, value: String)] = [],
+        followingRotations: Bool = true
     ) async throws -> EventStreamClient {
+        let given = Self.withCookie(cookie, headers)
         let connection = try await HTTPTestConnection.open(
             port: port,
-            request: TestRequest(method: .GET, path: path, headers: jar.rewrite(Self.withCookie(cookie, headers)))
+            request: TestRequest(method: .GET, path: path, headers: followingRotations ? jar.rewrite(given) : given)
         )
         let head = try await connection.head()
         return EventStreamClient(connection: connection, head: head)
