@@ -41,11 +41,24 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // The query layer, which knows nothing of guitars (as sql-kit sits beside its drivers): a
+        // statement written once with its values bound, run on SQLite (GRDB) or PostgreSQL
+        // (PostgresNIO), group commit, named write locks and notifications between instances.
+        .target(
+            name: "SQLMachinery",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "LuthierLive",
             dependencies: [
                 "LuthierDomain",
                 "LuthierFeatures",
+                "SQLMachinery",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -96,6 +109,7 @@ let package = Package(
                 "LuthierWeb",
                 "LuthierLive",
                 "ServerMachinery",
+                "SQLMachinery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -141,9 +155,18 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SQLMachineryTests",
+            dependencies: [
+                "SQLMachinery",
+                "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
             name: "LuthierLiveTests",
             dependencies: [
                 "LuthierLive",
+                "SQLMachinery",
                 "TestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,11 +176,13 @@ let package = Package(
             ]
         ),
         // What the test targets share: loopback servers and raw HTTP clients, a log capture,
-        // seeded randomness, gzip inflation, the event-stream parser and a folder of static files.
+        // seeded randomness, gzip inflation, the event-stream parser, a folder of static files and
+        // a virtual clock for the SQLite store's lock waits.
         .target(
             name: "TestSupport",
             dependencies: [
                 "ServerMachinery",
+                "SQLMachinery",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -188,6 +213,7 @@ let package = Package(
                 "ServerMachinery",
                 "TestSupport",
                 "LuthierLive",
+                "SQLMachinery",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CompressNIO", package: "compress-nio"),

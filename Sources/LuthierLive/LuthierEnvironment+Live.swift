@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import LuthierDomain
 import LuthierFeatures
+import SQLMachinery
 
 extension LuthierEnvironment {
     /// The environment of a real server: wall-clock time, random checkout ids, and the given

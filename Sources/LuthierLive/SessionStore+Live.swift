@@ -1,5 +1,6 @@
 import Foundation
 import LuthierFeatures
+import SQLMachinery
 
 extension SessionStore {
     /// Sessions kept in the workshop's database (`sessions` table), as JSON snapshots, so that a

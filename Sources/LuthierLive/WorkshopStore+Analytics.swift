@@ -1,5 +1,6 @@
 import Foundation
 import LuthierFeatures
+import SQLMachinery
 
 /// The cart analytics log, append-only; its report computed by SQL when asked (the log is small
 /// and asked for rarely).

@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import SQLMachinery
 
 /// The shop's discount codes, kept in the database so that the admin can add and expire them
 /// while the shop runs; unique whatever their case.

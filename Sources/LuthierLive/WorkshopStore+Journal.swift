@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import SQLMachinery
 
 /// The workshop journal's stories. The workshop's own stories are written in the transaction of
 /// what they tell (a stage, a restock, the last piece taken), so a story is there exactly when

@@ -1,6 +1,7 @@
 import Foundation
 import LuthierDomain
 import LuthierFeatures
+import SQLMachinery
 
 /// What the shop's admin does with orders: find them, read their history, cancel one before its
 /// woods are cut, hand a pickup over.

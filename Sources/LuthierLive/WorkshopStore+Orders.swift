@@ -1,6 +1,7 @@
 import Foundation
 import LuthierDomain
 import LuthierFeatures
+import SQLMachinery
 
 extension WorkshopStore {
     /// Places the order `request` describes, in one write transaction: takes every guitar's body

@@ -1,5 +1,6 @@
 import Foundation
 import LuthierFeatures
+import SQLMachinery
 
 /// Stored sessions: a JSON snapshot per session key, with the revision it was saved at. Every
 /// save and deletion is one statement, so none waits for the workshop's lock.

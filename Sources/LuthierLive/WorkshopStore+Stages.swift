@@ -1,6 +1,7 @@
 import Foundation
 import LuthierDomain
 import LuthierFeatures
+import SQLMachinery
 
 /// The workshop floor: orders moving through their stages, and what the floor's board shows.
 extension WorkshopStore {

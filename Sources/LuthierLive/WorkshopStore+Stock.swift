@@ -1,5 +1,6 @@
 import Foundation
 import LuthierDomain
+import SQLMachinery
 
 /// The wood store as the shop's admin keeps it: every level, and audited adjustments.
 extension WorkshopStore {

@@ -1,6 +1,7 @@
 import Foundation
 import LuthierDomain
 import LuthierFeatures
+import SQLMachinery
 
 /// The workshop's own records — wood stock, orders with their lines and stages, stored sessions,
 /// discount codes, the journal and the cart analytics log — on either database.

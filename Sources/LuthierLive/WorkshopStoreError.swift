@@ -1,5 +1,6 @@
 /// Why the workshop's store could not do its job — distinct from `OrderError`, which is the
-/// customer's business (a wood ran out); these are the operator's.
+/// customer's business (a wood ran out); these are the operator's. (A database that does not
+/// answer in time is an `SQLDatabaseError.unreachable`.)
 public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The database file could not be opened or brought up to date (bad path, no permission, not
     /// an SQLite file, a newer schema…).
@@ -15,9 +16,6 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// An order request without a single guitar: a caller's mistake, refused before anything is
     /// written (the checkout never offers one).
     case emptyOrder
-    /// The database did not answer within the bound a call may wait (PostgreSQL: the server is
-    /// down or unreachable); nothing was written, or the caller's retry will find what was.
-    case unreachable(database: String, after: Duration)
     /// A secret the instances share is stored but is not the 32 bytes of hex it must be.
     case unreadableSecret(name: String)
     /// An insert of a journal story gave back no id (the database's answer was not the row).
@@ -41,8 +39,6 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
             "No free order number could be drawn"
         case .emptyOrder:
             "An order needs at least one guitar"
-        case .unreachable(let database, let after):
-            "The database at \(database) did not answer within \(after)"
         case .unreadableSecret(let name):
             "The shared secret \(name) is not 32 bytes of hex; delete its row to make a new one"
         case .storyNotStored:

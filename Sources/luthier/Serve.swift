@@ -5,6 +5,7 @@ import LuthierDomain
 import LuthierFeatures
 import LuthierLive
 import LuthierWeb
+import SQLMachinery
 import ServerMachinery
 import ServiceLifecycle
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import LuthierFeatures
 import LuthierLive
+import SQLMachinery
 
 /// The `--database` option of the shop's admin subcommands, and opening it.
 struct ShopDatabase: ParsableArguments {

@@ -4,6 +4,7 @@ import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 @Suite struct AnalyticsClientLiveTests {
     static let casual = "casual-natural-mahogany-rosewood"

@@ -4,6 +4,7 @@ import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 @Suite struct LuthierEnvironmentLiveTests {
     @Test func theLiveSystemRunsOnRealTimeWithTheEmbeddedRatesAndAFreshStore() async throws {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// How an instance reads the workshop's notifications, without a server.
 @Suite struct PostgreSQLDatabaseNotificationsTests {

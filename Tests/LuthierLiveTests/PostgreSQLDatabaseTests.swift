@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// A call on a PostgreSQL store that cannot reach its server gives up after the store's bound,
 /// on the store's clock (here an immediate one: the bound passes at once, with no waiting).
@@ -20,14 +21,14 @@ import Testing
             group.addTask { await database.run() }
             defer { group.cancelAll() }
             await #expect(
-                throws: WorkshopStoreError.unreachable(
+                throws: SQLDatabaseError.unreachable(
                     database: "postgres://nobody@127.0.0.1:1/none", after: .seconds(5))
             ) {
                 try await store.order(number: "LU-AAAAAA")
             }
             #expect(await !database.isReachable())
             #expect(
-                WorkshopStoreError.unreachable(database: "postgres://x@h:1/d", after: .seconds(5)).description
+                SQLDatabaseError.unreachable(database: "postgres://x@h:1/d", after: .seconds(5)).description
                     == "The database at postgres://x@h:1/d did not answer within 5.0 seconds")
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// The names of the statements PostgreSQL keeps prepared: one per text and types of values,
 /// and no more than the limit, past which a statement goes unnamed.

@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 @Suite struct PostgresLocationTests {
     @Test func aFullURLIsReadAndItsDescriptionHasNoPassword() throws {

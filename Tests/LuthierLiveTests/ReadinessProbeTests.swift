@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// Readiness is a real write, asked at most once per interval and told within its bound, on both
 /// stores and whatever the database does.

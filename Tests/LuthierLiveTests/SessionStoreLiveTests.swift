@@ -4,6 +4,7 @@ import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 @Suite struct SessionStoreLiveTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -4,6 +4,7 @@ import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// What the shop's admin does to the store: audited stock adjustments, cancelling and collecting
 /// orders with their history, and discount codes, each judged and written in one transaction.

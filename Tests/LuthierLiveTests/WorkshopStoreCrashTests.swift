@@ -3,6 +3,7 @@ import LuthierDomain
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// A server killed in the middle of writing an order must leave no trace of it: SQLite's WAL only
 /// makes a transaction visible once its commit frame is written, so a `SIGKILL` between the

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// A damaged file is found at start, not by the customer whose order lands on the bad page; an
 /// empty one where a shop was expected is said out loud.

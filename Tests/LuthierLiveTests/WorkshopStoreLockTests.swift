@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import LuthierDomain
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// Another connection holding the write lock (a second process on the file, an operator's sqlite3
 /// in a transaction): the store's writes wait for it at most `writeLockWait` all together, then give
@@ -78,23 +80,6 @@ import Testing
             #expect(store.sqlite.lockWaits == 1)
             await held.release()
         }
-    }
-}
-
-/// A `WriteLockWait.Clock` whose time moves only when a waiting write sleeps, by what it sleeps.
-final class VirtualLockWaitClock: Sendable {
-    private let time = Mutex(Duration.zero)
-
-    var elapsed: Duration { time.withLock { $0 } }
-
-    var clock: WriteLockWait.Clock {
-        WriteLockWait.Clock(
-            now: { self.time.withLock { $0 } },
-            sleep: { duration in self.time.withLock { $0 += duration } })
-    }
-
-    func advance(by duration: Duration) {
-        time.withLock { $0 += duration }
     }
 }
 

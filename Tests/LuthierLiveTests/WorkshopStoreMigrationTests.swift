@@ -3,6 +3,7 @@ import LuthierDomain
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// The v2 migration on a real v1 database: made by running only the v1 migration, filled the way
 /// the v1 server filled it, then opened by this version.

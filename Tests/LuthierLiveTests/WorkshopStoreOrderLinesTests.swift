@@ -3,6 +3,7 @@ import LuthierDomain
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// Orders of several lines: availability, estimates and stock are judged on the whole order.
 @Suite struct WorkshopStoreOrderLinesTests {

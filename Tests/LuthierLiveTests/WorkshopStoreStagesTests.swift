@@ -5,6 +5,7 @@ import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// Orders moving through the workshop's stages, stored in a real SQLite file.
 @Suite struct WorkshopStoreStagesTests {

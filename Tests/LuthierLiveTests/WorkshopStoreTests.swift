@@ -4,6 +4,7 @@ import LuthierFeatures
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 @Suite struct WorkshopStoreTests {
     /// Every table a fully migrated database has.

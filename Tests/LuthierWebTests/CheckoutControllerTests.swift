@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import LuthierWeb
+@testable import SQLMachinery
 
 /// Checkout and ordering over real HTTP: the real application, the real workshop on SQLite, the
 /// embedded rates, and the test clock for the currency debounce.

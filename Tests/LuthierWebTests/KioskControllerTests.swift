@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import LuthierWeb
+@testable import SQLMachinery
 
 /// The kiosk and the order pages' streams over real HTTP: the real application on the real
 /// workshop (SQLite), the kiosk and the workshop floor on `app.showroomClock`.

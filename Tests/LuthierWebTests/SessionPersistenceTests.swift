@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import LuthierWeb
+@testable import SQLMachinery
 
 /// Sessions survive a restart: the application is run twice on the same SQLite file, and the
 /// second finds the first's build, cart and checkout by the same cookie.

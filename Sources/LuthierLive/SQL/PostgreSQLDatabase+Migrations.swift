@@ -1,8 +1,29 @@
 import Logging
 import LuthierDomain
 import PostgresNIO
+import SQLMachinery
 
 extension PostgreSQLDatabase {
+    /// Brings the schema up to date (``migrations``), waiting as long as another instance
+    /// migrates.
+    ///
+    /// - Throws: `WorkshopStoreError.cannotOpen` naming the database (not its password) and
+    ///   PostgreSQL's reason.
+    public func migrate() async throws {
+        do {
+            try await probe()
+            // Start-up may wait for another instance's migration: a longer bound than a request's.
+            try await write(lock: .migrations, within: Self.migrationTimeout) { connection in
+                try await Self.migrate(on: connection)
+            }
+        } catch {
+            throw WorkshopStoreError.cannotOpen(path: location.description, reason: Self.reason(error))
+        }
+    }
+
+    /// How long start-up waits to migrate (behind another instance's migration, say).
+    static let migrationTimeout = Duration.seconds(120)
+
     /// The schema's history, oldest first, each a list of statements run in the migration's one
     /// transaction and recorded in `luthier_migrations`. Never edit one that has shipped; add the
     /// next.

@@ -1,4 +1,5 @@
 import Foundation
+import SQLMachinery
 
 /// Secrets every instance on the database shares: made once, by whichever instance asks first.
 extension PostgreSQLDatabase {

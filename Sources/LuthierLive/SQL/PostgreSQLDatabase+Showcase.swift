@@ -2,6 +2,7 @@ import Foundation
 import LuthierDomain
 import LuthierFeatures
 import PostgresNIO
+import SQLMachinery
 
 /// The guitars being built, told between instances (the kiosk's showcase): `NOTIFY` on a channel
 /// of their own, each tagged with the instance that announced it, so that none hears its own.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import LuthierFeatures
 import PostgresNIO
+import SQLMachinery
 import Synchronization
 
 /// Which instance on a PostgreSQL database runs the workshop floor's stage timer: the one holding
@@ -150,11 +151,11 @@ public final class PostgresFloorLeader<C: Clock<Duration>>: Sendable {
     ) async throws -> T {
         let (timeout, location) = (callTimeout, location)
         guard !connection.isClosed else {
-            throw WorkshopStoreError.unreachable(database: location.description, after: .zero)
+            throw SQLDatabaseError.unreachable(database: location.description, after: .zero)
         }
         return try await FirstAnswer.of(
             { try await query(connection) }, within: timeout, on: clock,
-            otherwise: { WorkshopStoreError.unreachable(database: location.description, after: timeout) },
+            otherwise: { SQLDatabaseError.unreachable(database: location.description, after: timeout) },
             whenFailed: {
                 // The future's form: not awaited, since the close of a stuck connection is not to
                 // be waited for either.

@@ -1,7 +1,37 @@
 import GRDB
 import LuthierDomain
+import SQLMachinery
 
 extension SQLiteDatabase {
+    /// Opens (creating if needed) the workshop's database at `path`, or an in-memory one for
+    /// `":memory:"`, checks that an existing one is whole, and runs every migration of
+    /// ``migrator`` it has not run yet (see `SQLiteDatabase.init(path:label:migrator:…)`).
+    ///
+    /// - Throws: `WorkshopStoreError.corrupt` naming the path and what the check found, or
+    ///   `.cannotOpen` naming the path and SQLite's reason: the workshop's words for them, with
+    ///   the operator's way out.
+    public convenience init(path: String, servingCorrupt: Bool = false) throws {
+        try self.init(path: path, migratingUpTo: nil, servingCorrupt: servingCorrupt)
+    }
+
+    /// The same, up to and including `lastMigration` when one is given (tests build a database of
+    /// an older schema with it, good only for raw SQL), waiting `writeLockWait` for a write lock
+    /// another process holds.
+    convenience init(
+        path: String, migratingUpTo lastMigration: String?, writeLockWait: Duration = .seconds(5),
+        lockWaitClock: WriteLockWait.Clock = .live, servingCorrupt: Bool = false
+    ) throws {
+        do {
+            try self.init(
+                path: path, label: "workshop", migrator: Self.migrator, migratingUpTo: lastMigration,
+                writeLockWait: writeLockWait, lockWaitClock: lockWaitClock, servingCorrupt: servingCorrupt)
+        } catch SQLDatabaseError.corrupt(let path, let problems) {
+            throw WorkshopStoreError.corrupt(path: path, problems: problems)
+        } catch SQLDatabaseError.cannotOpen(let path, let reason) {
+            throw WorkshopStoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+
     /// The schema's history, oldest first. Each migration runs once per database, in its own
     /// transaction, recorded in the database itself; never edit one that has shipped — add the
     /// next ("v2-…") instead.

@@ -1,6 +1,7 @@
 import GRDB
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// What the tests read of an SQLite file's schema, and the raw SQL they write into an older one.
 extension SQLiteDatabase {

@@ -6,6 +6,7 @@ import PostgresNIO
 import Testing
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 /// A fresh store the shop can run on, seeded with the standard stock, behind the four interfaces
 /// the shop uses: what the contract suites run against. SQLite always; PostgreSQL when

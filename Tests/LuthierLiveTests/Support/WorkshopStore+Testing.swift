@@ -1,6 +1,7 @@
 import LuthierDomain
 
 @testable import LuthierLive
+@testable import SQLMachinery
 
 extension WorkshopStore {
     /// The SQLite file under a store a test opened on one: for raw SQL, the schema and its

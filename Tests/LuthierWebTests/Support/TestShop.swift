@@ -6,6 +6,7 @@ import LuthierWeb
 import ServerMachinery
 import Synchronization
 import TestSupport
+@testable import SQLMachinery
 
 /// The shop behind the checkout tests: the real workshop on a private in-memory SQLite store and
 /// the embedded exchange rates, with the three checkout calls counted and, when `gated`, held at a

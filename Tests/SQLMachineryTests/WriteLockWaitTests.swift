@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import LuthierLive
+@testable import SQLMachinery
 
 /// The rule behind the store's waits for another process's write lock, on a virtual clock: one
 /// spell of the lock costs the waiting writes `limit` all together, and a new spell starts only

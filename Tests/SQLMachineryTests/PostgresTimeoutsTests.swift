@@ -1,8 +1,8 @@
 import Testing
 
-@testable import LuthierLive
+@testable import SQLMachinery
 
-/// What Luthier asks the PostgreSQL server to hold its connections to, in their start-up packet.
+/// What an instance asks the PostgreSQL server to hold its connections to, in their start-up packet.
 @Suite struct PostgresTimeoutsTests {
     static let timeouts = PostgresTimeouts(call: .milliseconds(4_500), leaderLease: .seconds(3))
 

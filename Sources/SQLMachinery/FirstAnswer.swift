@@ -8,7 +8,7 @@ import Synchronization
 /// it. So the call runs in a task of its own, which its own answer (or the close of its
 /// connection) ends whenever it can, and the caller is answered by the deadline. A task group
 /// would wait for it.
-final class FirstAnswer<T: Sendable>: Sendable {
+package final class FirstAnswer<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var decided: Result<T, any Error>?
@@ -20,7 +20,7 @@ final class FirstAnswer<T: Sendable>: Sendable {
     /// The first of `work`'s answer, `timeout` passing on `clock` (answered with the error
     /// `otherwise` makes) and the caller's cancellation; `whenFailed` runs when that first answer
     /// is not `work`'s success (to close its connection, say).
-    static func of(
+    package static func of(
         _ work: @escaping @Sendable () async throws -> T, within timeout: Duration, on clock: any Clock<Duration>,
         otherwise timedOut: @escaping @Sendable () -> any Error, whenFailed: @escaping @Sendable () -> Void = {}
     ) async throws -> T {
@@ -75,12 +75,12 @@ final class FirstAnswer<T: Sendable>: Sendable {
     }
 
     /// The answer, once one is given (for one waiter).
-    var value: T {
+    package var value: T {
         get async throws { try await withCheckedThrowingContinuation { wait($0) } }
     }
 
     /// Gives `result` as the answer, unless one was given already.
-    func answer(_ result: Result<T, any Error>) {
+    package func answer(_ result: Result<T, any Error>) {
         let (continuation, onDecided) = state.withLock { state in
             guard state.decided == nil else {
                 return (CheckedContinuation<T, any Error>?.none, (@Sendable (Result<T, any Error>) -> Void)?.none)

@@ -1,16 +1,13 @@
 import Foundation
 import Logging
-import LuthierDomain
 import PostgresNIO
 
-/// The workshop's PostgreSQL database, for a shop that runs as several instances on one
-/// database (see docs/operating.md, "Scaling out"): the same tables as the SQLite file, and the
-/// same operations (``WorkshopStore``), through PostgresNIO.
+/// A PostgreSQL database, for a service that runs as several instances on one database: the
+/// same statements as on an SQLite file (``SQLDatabase``), through PostgresNIO.
 ///
 /// Every write transaction first takes one transaction-scoped advisory lock (``SQLWriteLock``),
 /// so that the writes of every instance follow one another as SQLite's one writer makes them: a
-/// check of stock and the order that takes it cannot interleave with another's, and an order is
-/// moved once however many floors try. Reads are `REPEATABLE READ`, so that the several queries
+/// check and the write it allows cannot interleave with another instance's. Reads are `REPEATABLE READ`, so that the several queries
 /// of one answer see one moment, as SQLite's reads do.
 ///
 /// The pool (`PostgresClient`) must be running (``run()``, a long-lived task such as a
@@ -18,27 +15,25 @@ import PostgresNIO
 public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// Where the database is (its description has no password).
     public let location: PostgresLocation
-    let client: PostgresClient
-    let logger: Logger
+    package let client: PostgresClient
+    package let logger: Logger
     /// How long one call may wait for the database, on ``clock``: a lost database must turn into
-    /// a refusal the customer sees in seconds ("please try again", 503), not a request held for
+    /// a refusal the caller sees in seconds ("please try again", 503), not a request held for
     /// the minute the pool keeps retrying before its circuit breaker trips.
-    var callTimeout: Duration { timeouts.call }
+    package var callTimeout: Duration { timeouts.call }
     /// The bounds the server holds this instance's connections to (``PostgresTimeouts``).
     public let timeouts: PostgresTimeouts
-    /// This process among the shop's instances, in what it tells them (``changes()``): random, so
+    /// This process among the instances, in what it tells them on a channel that names its sender
+    /// (``SQLChannel/namesItsSender``): random, so
     /// two processes never share it.
-    let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    let clock: any Clock<Duration>
+    package let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    package let clock: any Clock<Duration>
     /// The one connection this instance listens on, for every channel (``notifications(on:listening:_:)``).
-    let listener: PostgresListeningConnection
+    package let listener: PostgresListeningConnection
     /// The statements every connection of this instance keeps prepared, by name.
-    let keptStatements = PostgresKeptStatements()
+    package let keptStatements = PostgresKeptStatements()
 
     public var description: String { location.description }
-
-    /// How long start-up waits to migrate (behind another instance's migration, say).
-    static let migrationTimeout = Duration.seconds(120)
 
     public init(
         location: PostgresLocation, logger: Logger, timeouts: PostgresTimeouts = PostgresTimeouts(),
@@ -59,23 +54,6 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// Runs the connection pool until the task is cancelled; queries wait until it runs.
     public func run() async {
         await client.run()
-    }
-
-    /// Brings the schema up to date (see `PostgreSQLDatabase+Migrations.swift`), waiting as long as
-    /// another instance migrates.
-    ///
-    /// - Throws: `WorkshopStoreError.cannotOpen` naming the database (not its password) and
-    ///   PostgreSQL's reason.
-    public func migrate() async throws {
-        do {
-            try await probe()
-            // Start-up may wait for another instance's migration: a longer bound than a request's.
-            try await write(lock: .migrations, within: Self.migrationTimeout) { connection in
-                try await Self.migrate(on: connection)
-            }
-        } catch {
-            throw WorkshopStoreError.cannotOpen(path: location.description, reason: Self.reason(error))
-        }
     }
 
     /// Opens one connection of its own, asks `SELECT 1` and closes it: at start-up a database
@@ -105,24 +83,24 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// ``clock`` (``FirstAnswer``): past it the caller has its answer at once, and the call goes
     /// on by itself until PostgresNIO ends it. A transaction cut off this way is rolled back by
     /// the server when its connection goes, unless its commit had already been sent: then it
-    /// stands, and the caller's retry finds it (orders are idempotent per checkout, session saves
-    /// by revision).
+    /// stands, and the caller's retry finds it (a write idempotent by a key or a revision is then
+    /// safe to retry).
     ///
-    /// - Throws: `WorkshopStoreError.unreachable` past the bound; what the body threw (unwrapped
+    /// - Throws: `SQLDatabaseError.unreachable` past the bound; what the body threw (unwrapped
     ///   from PostgresNIO's transaction error when the rollback went cleanly) otherwise.
-    func connection<T: Sendable>(
+    package func connection<T: Sendable>(
         within timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let (client, timeout, location) = (self.client, timeout ?? callTimeout, self.location)
         return try await FirstAnswer.of(
             { try await Self.unwrappingRefusals { try await client.withConnection { try await body($0) } } },
             within: timeout, on: clock,
-            otherwise: { WorkshopStoreError.unreachable(database: location.description, after: timeout) })
+            otherwise: { SQLDatabaseError.unreachable(database: location.description, after: timeout) })
     }
 
     /// PostgresNIO wraps whatever a transaction's body threw in a `PostgresTransactionError`
     /// (with the rollback's outcome). Once it rolled back cleanly, what the body threw is the
-    /// answer (an `OrderError`, a `StockRefusal`…, as the SQLite store throws them); a failed
+    /// answer (a store's refusal, as it throws it on SQLite); a failed
     /// rollback or commit stays wrapped, since the outcome is then unknown to the caller.
     private static func unwrappingRefusals<T>(_ body: () async throws -> T) async throws -> T {
         do {
@@ -134,7 +112,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     }
 
     /// One statement, on its own (its own transaction).
-    func execute(_ query: PostgresQuery) async throws {
+    package func execute(_ query: PostgresQuery) async throws {
         try await connection { connection in try await connection.run(query, self.logger) }
     }
 
@@ -146,7 +124,8 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// Begun with its level in one statement (PostgresNIO's `withTransaction` sends a `BEGIN` and
     /// the level would take a second round trip); a read has nothing to keep, so any failure
     /// rolls it back and rethrows what the body threw.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    {
         try await connection { connection in
             try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", self.logger)
             do {
@@ -160,7 +139,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
         }
     }
 
-    func write<T: Sendable>(
+    package func write<T: Sendable>(
         lock: SQLWriteLock?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T
     ) async throws -> T {
         try await write(lock: lock, within: nil, body)
@@ -168,7 +147,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
 
     /// One write transaction holding the advisory lock `lock` (if any) from its first statement
     /// to its commit, within `timeout` (``callTimeout`` unless given).
-    func write<T: Sendable>(
+    package func write<T: Sendable>(
         lock: SQLWriteLock?, within timeout: Duration?,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> T
     ) async throws -> T {
@@ -189,7 +168,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
         }
     }
 
-    func read(_ statement: SQLStatement) async throws -> [SQLRow] {
+    package func read(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await connection { connection in
             try await PostgreSQLConnection(database: self, connection: connection).rows(statement)
         }
@@ -198,7 +177,7 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
     /// With a notice, the statement (which must return a row for each row it changes) becomes
     /// `WITH changed AS (…) SELECT changed.*, pg_notify(…) FROM changed`: one round trip, a
     /// notice for each row changed, sent when the statement commits, and the statement's rows.
-    func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow] {
+    package func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow] {
         let statement: SQLStatement =
             if let notice {
                 """
@@ -213,13 +192,13 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
         }
     }
 
-    func isUniqueViolation(_ error: any Error) -> Bool {
+    package func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 
-    func reason(_ error: any Error) -> String { Self.reason(error) }
+    package func reason(_ error: any Error) -> String { Self.reason(error) }
 
-    static func reason(_ error: any Error) -> String {
+    package static func reason(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
             if let underlying = error.underlying { return "\(underlying)" }
@@ -231,12 +210,14 @@ public final class PostgreSQLDatabase: SQLDatabase, CustomStringConvertible {
 
 extension PostgresConnection {
     /// Runs `query`, discarding any rows.
-    func run(_ query: PostgresQuery, _ logger: Logger) async throws {
+    package func run(_ query: PostgresQuery, _ logger: Logger) async throws {
         _ = try await self.query(query, logger: logger).collect()
     }
 
     /// The first column of the first row, if there is a row.
-    func value<T: PostgresDecodable>(_ type: T.Type, _ query: PostgresQuery, _ logger: Logger) async throws -> T? {
+    package func value<T: PostgresDecodable>(_ type: T.Type, _ query: PostgresQuery, _ logger: Logger) async throws
+        -> T?
+    {
         guard let row = try await self.query(query, logger: logger).collect().first else { return nil }
         return try row.makeRandomAccess()[0].decode(T.self)
     }

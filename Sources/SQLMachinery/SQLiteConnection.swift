@@ -13,8 +13,8 @@ import Synchronization
 /// rolls it back. The body therefore runs as a synchronous transaction would, start to commit on
 /// one thread, never waiting for a Swift concurrency thread while it holds SQLite's write lock;
 /// and no Swift concurrency thread waits while the database is busy.
-final class SQLiteConnection: SQLConnection, TaskExecutor {
-    var dialect: SQLDialect { .sqlite }
+package final class SQLiteConnection: SQLConnection, TaskExecutor {
+    package var dialect: SQLDialect { .sqlite }
 
     private enum Job {
         /// A statement, with where its answer goes.
@@ -36,7 +36,7 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
 
     /// Runs `body` on a connection served by `access`, which must call ``serve(_:)`` with the
     /// database GRDB lends and then `done` with how the access ended (`writer.asyncWrite`, say).
-    static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         access: (SQLiteConnection, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void,
         _ body: @escaping @Sendable (any SQLConnection) async throws -> T
     ) async throws -> T {
@@ -70,7 +70,7 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
     }
 
     /// Runs the body's statements on `db` until it finishes; rethrows what the body threw.
-    func serve(_ db: Database) throws {
+    package func serve(_ db: Database) throws {
         while true {
             waiting.wait()
             let job = state.withLock { $0.jobs.removeFirst() }
@@ -90,7 +90,7 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
 
     /// Takes a step of the body's task, for ``serve(_:)``; once the access has ended (or never
     /// began), on a thread of Dispatch's, where its statements fail at once.
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if enqueue(.task(job)) != nil { runElsewhere(job) }
     }
@@ -103,23 +103,23 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
     /// Why a statement sent after the body finished is refused.
     private struct Finished: Error {}
 
-    func rows(_ statement: SQLStatement) async throws -> [SQLRow] {
+    package func rows(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await perform { db in try Self.rows(statement, in: db) }
     }
 
-    func tell(_ payload: String, on channel: SQLChannel) async throws {}
+    package func tell(_ payload: String, on channel: SQLChannel) async throws {}
 
-    func rows(
+    package func rows(
         after writes: [SQLStatement], then statement: SQLStatement, telling payload: String, on channel: SQLChannel
     ) async throws -> [SQLRow] {
         for write in writes { try await run(write) }
         return try await rows(statement)
     }
 
-    func holding(_ lock: SQLWriteLock) -> SQLStatement { "1 = 1" }
+    package func holding(_ lock: SQLWriteLock) -> SQLStatement { "1 = 1" }
 
     /// Runs `statement` on `db` (for the one-statement accesses, which need no serving).
-    static func rows(_ statement: SQLStatement, in db: Database) throws -> [SQLRow] {
+    package static func rows(_ statement: SQLStatement, in db: Database) throws -> [SQLRow] {
         let (sql, values) = statement.rendered(placeholder: SQLDialect.sqlite.placeholder)
         let prepared = try db.makeStatement(sql: sql)
         let arguments = StatementArguments(values.map(Self.databaseValue))
@@ -147,7 +147,7 @@ final class SQLiteConnection: SQLConnection, TaskExecutor {
         case .int64(let integer): .integer(integer)
         case .string(let text): .text(text)
         case .null: .null
-        // The workshop's tables hold neither; read as text so that a stray one is reported, not lost.
+        // The tables hold neither; read as text so that a stray one is reported, not lost.
         case .double(let double): .text("\(double)")
         case .blob(let data): .text("\(data.count) bytes")
         }

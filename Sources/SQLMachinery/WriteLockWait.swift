@@ -12,27 +12,32 @@ import Synchronization
 /// every write that still finds it held gives up at once (its request answers 503, "try again");
 /// after a quiet spell with no write finding the database locked, the next one waits a whole
 /// `limit` again.
-final class WriteLockWait: Sendable {
+package final class WriteLockWait: Sendable {
     /// The longest the waiting writes wait for one spell of the lock, all together.
-    let limit: Duration
+    package let limit: Duration
     /// Two busy calls further apart than this mean the lock was free in between.
-    let quietGap: Duration
+    package let quietGap: Duration
     /// How long a waiting write sleeps before it tries again.
-    let pollInterval: Duration
+    package let pollInterval: Duration
 
-    let clock: Clock
+    package let clock: Clock
 
     /// The time the waits are measured in. SQLite calls the busy handler on the writer's own
     /// thread and waits for its answer, so it reads the time and sleeps synchronously: the live
     /// clock blocks that thread; a test's clock moves its own time on instead, so that a test of
     /// the waits never sleeps and a loaded machine cannot change what it measures.
-    struct Clock: Sendable {
+    package struct Clock: Sendable {
         /// The time since some fixed origin.
         var now: @Sendable () -> Duration
         /// Blocks the calling thread for the given time (the live clock) or lets it pass.
         var sleep: @Sendable (Duration) -> Void
 
-        static let live: Clock = {
+        package init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) -> Void) {
+            self.now = now
+            self.sleep = sleep
+        }
+
+        package static let live: Clock = {
             let origin = ContinuousClock.now
             return Clock(
                 now: { origin.duration(to: .now) },
@@ -55,11 +60,11 @@ final class WriteLockWait: Sendable {
     private let waits = Atomic<Int>(0)
 
     /// How many writes have found the lock held by another connection since the store opened.
-    var waitCount: Int { waits.load(ordering: .relaxed) }
+    package var waitCount: Int { waits.load(ordering: .relaxed) }
 
     /// `quietGap` is well above the moment it takes the writer to hand over to the next queued
     /// write (so a queue of writes behind the lock is one spell) and well below a customer's pace.
-    init(
+    package init(
         limit: Duration = .seconds(5), quietGap: Duration = .milliseconds(100),
         pollInterval: Duration = .milliseconds(5), clock: Clock = .live
     ) {
@@ -73,7 +78,7 @@ final class WriteLockWait: Sendable {
     /// or says to give up once the current spell of the lock has lasted `limit`. `numberOfTries` is
     /// 0 on a write's first call: only then may a quiet gap start a new spell, so one write never
     /// waits much past `limit`.
-    func shouldRetry(numberOfTries: Int) -> Bool {
+    package func shouldRetry(numberOfTries: Int) -> Bool {
         if numberOfTries == 0 { waits.add(1, ordering: .relaxed) }
         let now = clock.now()
         let waited = spell.withLock { spell in

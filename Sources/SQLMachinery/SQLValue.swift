@@ -1,9 +1,9 @@
-/// A value bound into a statement or read from a row: the few kinds the workshop's tables hold
+/// A value bound into a statement or read from a row: the few kinds a store's tables hold
 /// (money in minor units and times in milliseconds are integers; rates are decimal text).
 ///
 /// Both databases read and write these the same way, so an operation written once over
 /// ``SQLConnection`` never sees which one it runs on.
-enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case integer(Int64)
     case text(String)
     case boolean(Bool)
@@ -11,39 +11,39 @@ enum SQLValue: Sendable, Hashable {
 }
 
 /// A Swift value a statement can bind (``SQLStatement``'s interpolations).
-protocol SQLBindable {
+package protocol SQLBindable {
     var sqlValue: SQLValue { get }
 }
 
 /// A Swift value a row's column can be read as (``SQLRow``'s subscript); nil when the column
 /// holds another kind.
-protocol SQLReadable {
+package protocol SQLReadable {
     static func read(_ value: SQLValue) -> Self?
 }
 
 extension String: SQLBindable, SQLReadable {
-    var sqlValue: SQLValue { .text(self) }
-    static func read(_ value: SQLValue) -> String? {
+    package var sqlValue: SQLValue { .text(self) }
+    package static func read(_ value: SQLValue) -> String? {
         if case .text(let text) = value { text } else { nil }
     }
 }
 
 extension Int64: SQLBindable, SQLReadable {
-    var sqlValue: SQLValue { .integer(self) }
-    static func read(_ value: SQLValue) -> Int64? {
+    package var sqlValue: SQLValue { .integer(self) }
+    package static func read(_ value: SQLValue) -> Int64? {
         if case .integer(let integer) = value { integer } else { nil }
     }
 }
 
 extension Int: SQLBindable, SQLReadable {
-    var sqlValue: SQLValue { .integer(Int64(self)) }
-    static func read(_ value: SQLValue) -> Int? { Int64.read(value).flatMap { Int(exactly: $0) } }
+    package var sqlValue: SQLValue { .integer(Int64(self)) }
+    package static func read(_ value: SQLValue) -> Int? { Int64.read(value).flatMap { Int(exactly: $0) } }
 }
 
 extension Bool: SQLBindable, SQLReadable {
-    var sqlValue: SQLValue { .boolean(self) }
+    package var sqlValue: SQLValue { .boolean(self) }
     /// SQLite keeps a boolean as 0 or 1; PostgreSQL as its own type.
-    static func read(_ value: SQLValue) -> Bool? {
+    package static func read(_ value: SQLValue) -> Bool? {
         switch value {
         case .boolean(let boolean): boolean
         case .integer(let integer): integer != 0
@@ -53,11 +53,11 @@ extension Bool: SQLBindable, SQLReadable {
 }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {
-    var sqlValue: SQLValue { self?.sqlValue ?? .null }
+    package var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
 
 extension Optional: SQLReadable where Wrapped: SQLReadable {
-    static func read(_ value: SQLValue) -> Wrapped?? {
+    package static func read(_ value: SQLValue) -> Wrapped?? {
         if case .null = value { return .some(nil) }
         return Wrapped.read(value).map { .some($0) }
     }

@@ -10,9 +10,9 @@ import Synchronization
 /// its writer answers the batch's callers and hands the writing to the first caller queued, who
 /// writes every item queued by then (at most `limit`) and does the same in turn. Under load, the
 /// batch grows with what arrived during the last commit; idle, it is one write.
-final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
+package final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     /// Writes `items` in one transaction and answers each, in their order; throwing fails them all.
-    typealias Write = @Sendable (_ items: [Item]) async throws -> [Answer]
+    package typealias Write = @Sendable (_ items: [Item]) async throws -> [Answer]
 
     private enum Turn {
         case answered(Result<Answer, any Error>)
@@ -36,9 +36,9 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     private let queued: @Sendable (Int) -> Void
     /// The most items one batch writes (a statement's parameters are bounded, and so should be
     /// what one failure fails).
-    let limit: Int
+    package let limit: Int
 
-    init(limit: Int = 64, queued: @escaping @Sendable (Int) -> Void = { _ in }, write: @escaping Write) {
+    package init(limit: Int = 64, queued: @escaping @Sendable (Int) -> Void = { _ in }, write: @escaping Write) {
         precondition(limit > 0, "a batch holds at least one item")
         self.limit = limit
         self.queued = queued
@@ -46,7 +46,7 @@ final class GroupCommit<Item: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// Writes `item`, with whatever else is waiting then, and returns its answer once committed.
-    func commit(_ item: Item) async throws -> Answer {
+    package func commit(_ item: Item) async throws -> Answer {
         let turn = await withCheckedContinuation { (turn: CheckedContinuation<Turn, Never>) in
             let waiting = state.withLock { state -> Int? in
                 guard state.writing else {

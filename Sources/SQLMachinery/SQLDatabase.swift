@@ -1,14 +1,14 @@
 import Foundation
 
-/// A database the workshop's store runs on: how it reads consistently, how it writes under the
-/// workshop's lock, and what it says when it fails. The store's operations are written once over
+/// A database a store runs on: how it reads consistently, how it writes under a named lock, and
+/// what it says when it fails. A store's operations are written once over
 /// this and ``SQLConnection`` (as vapor/sql-kit's are over its `SQLDatabase`); what differs is
 /// here:
 ///
 /// - SQLite has one writer: a write transaction is `BEGIN IMMEDIATE`, and every lock is that one.
 /// - PostgreSQL serves several instances: a write transaction first takes the named advisory lock
 ///   (``SQLWriteLock``), and its notifications go out when it commits.
-protocol SQLDatabase: Sendable {
+package protocol SQLDatabase: Sendable {
     /// Runs `body` in one read that sees one moment of the database.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
 
@@ -36,31 +36,33 @@ protocol SQLDatabase: Sendable {
 }
 
 extension SQLDatabase {
-    /// One write transaction holding the workshop's lock.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await write(lock: .workshop, body)
-    }
-
     /// One statement written on its own.
     @discardableResult
-    func write(_ statement: SQLStatement) async throws -> [SQLRow] {
+    package func write(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await write(statement, telling: nil)
     }
 }
 
-/// The locks the writes take turns under (PostgreSQL's advisory locks; SQLite's one writer).
-enum SQLWriteLock: String, Sendable {
-    /// Every write that judges stock or moves an order.
-    case workshop
-    /// The owner's journal stories: nothing of the workshop's waits for them.
-    case journal
+/// A lock the writes take turns under, by name (PostgreSQL's advisory locks; SQLite's one writer).
+/// A store names its own (`extension SQLWriteLock { static let … }`).
+package struct SQLWriteLock: Hashable, Sendable {
+    /// What the lock is keyed by, with the schema.
+    package let name: String
+
+    package init(_ name: String) { self.name = name }
+
     /// Migrations, so that instances starting together migrate once.
-    case migrations
+    package static let migrations = SQLWriteLock("migrations")
 }
 
 /// A notification a write sends when it commits: one for each row the write changed.
-struct SQLNotice: Sendable {
-    let channel: SQLChannel
+package struct SQLNotice: Sendable {
+    package let channel: SQLChannel
     /// The text told: a value, or an expression of the changed row's columns (`changed.key`).
-    let payload: SQLStatement
+    package let payload: SQLStatement
+
+    package init(channel: SQLChannel, payload: SQLStatement) {
+        self.channel = channel
+        self.payload = payload
+    }
 }

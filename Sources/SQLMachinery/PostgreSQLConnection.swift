@@ -4,13 +4,13 @@ import PostgresNIO
 
 /// An ``SQLConnection`` on PostgreSQL: a pooled `PostgresConnection` inside the transaction
 /// ``PostgreSQLDatabase`` opened, its statements sent with `$n` placeholders and binary binds.
-struct PostgreSQLConnection: SQLConnection {
-    let database: PostgreSQLDatabase
-    let connection: PostgresConnection
+package struct PostgreSQLConnection: SQLConnection {
+    package let database: PostgreSQLDatabase
+    package let connection: PostgresConnection
 
-    var dialect: SQLDialect { .postgres }
+    package var dialect: SQLDialect { .postgres }
 
-    func rows(_ statement: SQLStatement) async throws -> [SQLRow] {
+    package func rows(_ statement: SQLStatement) async throws -> [SQLRow] {
         let (sql, values) = statement.rendered(placeholder: SQLDialect.postgres.placeholder)
         var binds = PostgresBindings(capacity: values.count)
         // The types are part of what PostgreSQL keeps of a statement (a null's is left to it).
@@ -31,7 +31,7 @@ struct PostgreSQLConnection: SQLConnection {
                 types += "n"
             }
         }
-        // A statement with values is one the shop sends again and again; one without is a
+        // A statement with values is one a store sends again and again; one without is a
         // migration's, sent once (and PostgreSQL keeps no plan of a table's creation).
         guard !values.isEmpty, let name = database.keptStatements.name(of: sql, types: types) else {
             return try await Self.rows(
@@ -53,27 +53,27 @@ struct PostgreSQLConnection: SQLConnection {
         return rows
     }
 
-    /// Keyed by the schema and the lock's name: the instances of one shop share both; two shops
+    /// Keyed by the schema and the lock's name: the instances of one service share both; two services
     /// (or two tests) in other schemas of one database never wait for each other.
-    func lock(_ lock: SQLWriteLock) async throws {
+    package func lock(_ lock: SQLWriteLock) async throws {
         try await run("SELECT \(Self.advisoryLock(lock))")
     }
 
     /// An `InitPlan` PostgreSQL runs once, before the statement's scans: the lock is taken before
     /// any row is read or locked.
-    func holding(_ lock: SQLWriteLock) -> SQLStatement {
+    package func holding(_ lock: SQLWriteLock) -> SQLStatement {
         "(SELECT count(*) FROM (SELECT \(Self.advisoryLock(lock))) AS taken) = 1"
     }
 
     private static func advisoryLock(_ lock: SQLWriteLock) -> SQLStatement {
-        "pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.rawValue), 0))"
+        "pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || \(lock.name), 0))"
     }
 
-    func tell(_ payload: String, on channel: SQLChannel) async throws {
+    package func tell(_ payload: String, on channel: SQLChannel) async throws {
         try await run("SELECT \(notification(payload, on: channel))")
     }
 
-    func rows(
+    package func rows(
         after writes: [SQLStatement], then statement: SQLStatement, telling payload: String, on channel: SQLChannel
     ) async throws -> [SQLRow] {
         let parts = SQLStatement.joined(
@@ -87,13 +87,13 @@ struct PostgreSQLConnection: SQLConnection {
     }
 
     private func notification(_ payload: String, on channel: SQLChannel) -> SQLStatement {
-        // A workshop change names the instance that made it, which has told its own floor already
-        // and so skips it when it comes back (``PostgreSQLDatabase/changes()``).
-        let told = channel == .workshop ? payload + " " + database.instance : payload
+        // A notice that names the instance that sent it is skipped there when it comes back: the
+        // sender has acted on it already.
+        let told = channel.namesItsSender ? payload + " " + database.instance : payload
         return "pg_notify(\(database.channel(channel)), \(told))"
     }
 
-    /// A cell as one of the kinds the workshop's tables hold; sums (`numeric`) read as integers.
+    /// A cell as one of the kinds ``SQLValue`` holds; sums (`numeric`) read as integers.
     private static func value(_ cell: PostgresCell) throws -> SQLValue {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {

@@ -10,17 +10,17 @@ import PostgresNIO
 /// by one SQL layer for both databases. So the type reads them from a task-local value, which
 /// ``PostgreSQLConnection`` sets around each call: PostgresNIO reads `name` and `sql` in the
 /// calling task, before and after its one suspension, always within the scope of that value.
-struct PostgresKeptStatement: PostgresPreparedStatement {
-    typealias Row = PostgresRow
+package struct PostgresKeptStatement: PostgresPreparedStatement {
+    package typealias Row = PostgresRow
 
     /// The statement being sent by this task: its name and its text.
     @TaskLocal static var current = (name: "", sql: "")
 
-    static var name: String { current.name }
-    static var sql: String { current.sql }
+    package static var name: String { current.name }
+    package static var sql: String { current.sql }
 
-    let bindings: PostgresBindings
+    package let bindings: PostgresBindings
 
-    func makeBindings() -> PostgresBindings { bindings }
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+    package func makeBindings() -> PostgresBindings { bindings }
+    package func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }

@@ -2,49 +2,53 @@
 /// interpolations: `"SELECT * FROM orders WHERE number = \(number)"` binds `number`, never
 /// splices it. Each database renders the placeholders its own way (`?` for SQLite, `$1` for
 /// PostgreSQL), which is why the operations can be written once.
-struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
-    enum Part: Sendable {
+package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
+    package enum Part: Sendable {
         case sql(String)
         case value(SQLValue)
         /// A parenthesised list of values, for `IN`: `(?, ?, ?)`.
         case list([SQLValue])
     }
 
-    var parts: [Part]
+    package var parts: [Part]
 
-    init(stringLiteral value: String) { parts = [.sql(value)] }
+    package init(stringLiteral value: String) { parts = [.sql(value)] }
 
-    init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
+    package init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 
     private init(parts: [Part]) { self.parts = parts }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         var parts: [Part] = []
 
-        init(literalCapacity: Int, interpolationCount: Int) {}
+        package init(literalCapacity: Int, interpolationCount: Int) {}
 
-        mutating func appendLiteral(_ literal: String) { parts.append(.sql(literal)) }
+        package mutating func appendLiteral(_ literal: String) { parts.append(.sql(literal)) }
 
         /// Binds `value`.
-        mutating func appendInterpolation(_ value: some SQLBindable) { parts.append(.value(value.sqlValue)) }
+        package mutating func appendInterpolation(_ value: some SQLBindable) { parts.append(.value(value.sqlValue)) }
 
         /// Binds `value`, or `NULL`.
-        mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) { parts.append(.value(value.sqlValue)) }
+        package mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) {
+            parts.append(.value(value.sqlValue))
+        }
 
         /// Binds each of `values`, as `(?, ?, …)`; an empty list reads `(NULL)`, which matches nothing.
-        mutating func appendInterpolation(list values: [some SQLBindable]) {
+        package mutating func appendInterpolation(list values: [some SQLBindable]) {
             parts.append(.list(values.map(\.sqlValue)))
         }
 
-        /// SQL written in this module (a column name, a dialect's word): never input.
-        mutating func appendInterpolation(sql: String) { parts.append(.sql(sql)) }
+        /// SQL written in code (a column name, a dialect's word): never input.
+        package mutating func appendInterpolation(sql: String) { parts.append(.sql(sql)) }
 
         /// Another statement, in place, with its values.
-        mutating func appendInterpolation(_ statement: SQLStatement) { parts.append(contentsOf: statement.parts) }
+        package mutating func appendInterpolation(_ statement: SQLStatement) {
+            parts.append(contentsOf: statement.parts)
+        }
     }
 
     /// These statements one after another, `separator` between each two (`OR`, `UNION ALL`, `, `).
-    static func joined(_ statements: some Sequence<SQLStatement>, separator: String) -> SQLStatement {
+    package static func joined(_ statements: some Sequence<SQLStatement>, separator: String) -> SQLStatement {
         var joined = SQLStatement(parts: [])
         for (index, statement) in statements.enumerated() {
             if index > 0 { joined.parts.append(.sql(separator)) }
@@ -55,7 +59,7 @@ struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
 
     /// The text with each value's placeholder as `placeholder(n)` makes it (n from 1), and the
     /// values in order.
-    func rendered(placeholder: (Int) -> String) -> (sql: String, values: [SQLValue]) {
+    package func rendered(placeholder: (Int) -> String) -> (sql: String, values: [SQLValue]) {
         var sql = ""
         var values: [SQLValue] = []
         for part in parts {

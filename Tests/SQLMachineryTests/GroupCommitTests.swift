@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import LuthierLive
+@testable import SQLMachinery
 
 /// Group commit: a lone write goes at once; writes made while one is in flight go together in the
 /// next batch, each answered with its own answer once that batch is written.
@@ -93,13 +93,13 @@ import Testing
         let (commits, queued) = Self.commits(writer)
         var started = writer.started.makeAsyncIterator()
         try await withThrowingTaskGroup(of: (Int, Result<String, any Error>).self) { group in
-            group.addTask { (1, await Result { try await commits.commit(1) }) }
+            group.addTask { (1, await outcome { try await commits.commit(1) }) }
             #expect(await started.next() == [1])
-            for item in [2, 3] { group.addTask { (item, await Result { try await commits.commit(item) }) } }
+            for item in [2, 3] { group.addTask { (item, await outcome { try await commits.commit(item) }) } }
             await Self.untilQueued(2, queued)
             writer.finish()
             #expect(await started.next()?.count == 2)
-            group.addTask { (4, await Result { try await commits.commit(4) }) }
+            group.addTask { (4, await outcome { try await commits.commit(4) }) }
             await Self.untilQueued(1, queued)
             writer.finish()
             #expect(await started.next() == [4])
@@ -147,5 +147,14 @@ import Testing
         #expect(try await first.value == "answer 1")
         #expect(try await second.value == "answer 2")
         #expect(try await third.value == "answer 3")
+    }
+}
+
+/// What `body` returned, or what it threw.
+private func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
     }
 }

@@ -1,25 +1,24 @@
 import Foundation
 import GRDB
-import LuthierDomain
 
-/// The workshop's SQLite file, through GRDB: the embedded default, one process on one machine.
+/// An SQLite file, through GRDB: one process on one machine, nothing to run beside it.
 ///
-/// SQLite gives the shop real transactions on one file with nothing to run beside it: an order
-/// and the woods it takes out of stock are written together or not at all, even if the process
-/// dies half-way. A file is opened in WAL mode (`DatabasePool`: readers never wait for the
+/// SQLite gives real transactions on one file: what one write transaction holds (an order and
+/// the stock it takes, say) is written together or not at all, even if the process dies
+/// half-way. A file is opened in WAL mode (`DatabasePool`: readers never wait for the
 /// writer); `":memory:"` opens a private in-memory database (`DatabaseQueue`) for tests. Every
-/// write goes through the one serialized writer, which is what makes ordering idempotent, and
+/// write goes through the one serialized writer, which is what makes a check and the write it allows one step, and
 /// what every ``SQLWriteLock`` is here.
 public final class SQLiteDatabase: SQLDatabase, CustomStringConvertible {
     /// The path given at start-up (or `":memory:"`).
     public let path: String
-    /// Whether the file was there but empty (0 bytes) when it was opened: a new shop was started
-    /// in it, which the server says loudly (a shop may have been lost).
+    /// Whether the file was there but empty (0 bytes) when it was opened: a new database was
+    /// started in it, which its owner may want to say loudly (what it held may have been lost).
     public let startedOnEmptyFile: Bool
     /// What `PRAGMA integrity_check` found damaged when the file opened (empty when whole); only
     /// ever non-empty for a file opened `servingCorrupt`.
     public let damage: [String]
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
     private let lockWait: WriteLockWait
 
     /// How many writes have had to wait for another connection's write lock (another process on
@@ -30,32 +29,29 @@ public final class SQLiteDatabase: SQLDatabase, CustomStringConvertible {
 
     /// Opens (creating if needed) the database at `path`, or an in-memory one for `":memory:"`,
     /// checks that an existing one is whole (`PRAGMA integrity_check`), and runs every migration
-    /// it has not run yet (up to and including `lastMigration` when one is given: tests build a
-    /// database of an older schema with it, good only for raw SQL).
+    /// of `migrator` it has not run yet (up to and including `lastMigration` when one is given:
+    /// tests build a database of an older schema with it, good only for raw SQL).
     ///
     /// - Parameters:
+    ///   - label: what the database holds, for GRDB's queues' names.
     ///   - servingCorrupt: opens a file the check finds damaged all the same (the operator's
     ///     explicit choice, to read out what is left); the damage is in `damage`.
     ///   - writeLockWait: how long the writes wait, together, for a write lock another process
     ///     holds (see `WriteLockWait`); tests shorten it, or measure it on a clock of their own.
-    /// - Throws: `WorkshopStoreError.corrupt` naming the path and what the check found, or
+    /// - Throws: `SQLDatabaseError.corrupt` naming the path and what the check found, or
     ///   `.cannotOpen` naming the path and SQLite's reason.
-    public convenience init(path: String, servingCorrupt: Bool = false) throws {
-        try self.init(path: path, migratingUpTo: nil, servingCorrupt: servingCorrupt)
-    }
-
-    init(
-        path: String, migratingUpTo lastMigration: String?, writeLockWait: Duration = .seconds(5),
-        lockWaitClock: WriteLockWait.Clock = .live, servingCorrupt: Bool = false
+    package init(
+        path: String, label: String, migrator: DatabaseMigrator, migratingUpTo lastMigration: String? = nil,
+        writeLockWait: Duration = .seconds(5), lockWaitClock: WriteLockWait.Clock = .live, servingCorrupt: Bool = false
     ) throws {
         self.path = path
-        // A file of 0 bytes is a new database to SQLite; where a shop was expected, that is a
-        // shop lost (a failed copy, a truncation). The shop starts, and the caller says so loudly.
+        // A file of 0 bytes is a new database to SQLite; where data was expected, that is data
+        // lost (a failed copy, a truncation). The database opens, and the caller can say so.
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         startedOnEmptyFile = size == 0
         var configuration = Configuration()
-        configuration.label = "workshop"
-        // Another process (a second server, an admin's sqlite3) may hold the write lock briefly;
+        configuration.label = label
+        // Another process (a second server, an operator's sqlite3) may hold the write lock briefly;
         // past `writeLockWait` the writes give up, all of them, rather than each waiting in turn.
         let lockWait = WriteLockWait(limit: writeLockWait, clock: lockWaitClock)
         self.lockWait = lockWait
@@ -68,37 +64,38 @@ public final class SQLiteDatabase: SQLDatabase, CustomStringConvertible {
                     try DatabasePool(path: path, configuration: configuration)
                 }
             // GRDB sets WAL databases to `synchronous = NORMAL`: a commit then survives a crash of
-            // the process but not a power cut. Every commit here is something the shop said yes
-            // to (an order, a customer's change), so each one is synced before it is answered.
+            // the process but not a power cut. Every commit here is something a caller is told
+            // yes to, so each one is synced before it is answered.
             try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
-            // A damaged page is found now, not by the customer whose order lands on it.
+            // A damaged page is found now, not by the write that lands on it.
             damage = try Self.integrityProblems(of: writer)
             if !damage.isEmpty, !servingCorrupt {
-                throw WorkshopStoreError.corrupt(path: path, problems: damage)
+                throw SQLDatabaseError.corrupt(path: path, problems: damage)
             }
             if let lastMigration {
-                try Self.migrator.migrate(writer, upTo: lastMigration)
+                try migrator.migrate(writer, upTo: lastMigration)
             } else {
-                try Self.migrator.migrate(writer)
+                try migrator.migrate(writer)
             }
             self.writer = writer
-        } catch let error as WorkshopStoreError {
+        } catch let error as SQLDatabaseError {
             throw error
         } catch {
-            throw WorkshopStoreError.cannotOpen(path: path, reason: Self.reason(error))
+            throw SQLDatabaseError.cannotOpen(path: path, reason: Self.reason(error))
         }
     }
 
     // MARK: - SQLDatabase
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    {
         try await SQLiteConnection.with(
             access: { connection, done in
                 writer.asyncRead { db in done(Result { try connection.serve(db.get()) }) }
             }, body)
     }
 
-    func write<T: Sendable>(
+    package func write<T: Sendable>(
         lock: SQLWriteLock?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T
     ) async throws -> T {
         try await SQLiteConnection.with(
@@ -111,25 +108,25 @@ public final class SQLiteDatabase: SQLDatabase, CustomStringConvertible {
             }, body)
     }
 
-    func read(_ statement: SQLStatement) async throws -> [SQLRow] {
+    package func read(_ statement: SQLStatement) async throws -> [SQLRow] {
         try await writer.read { db in try SQLiteConnection.rows(statement, in: db) }
     }
 
-    func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow] {
+    package func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow] {
         try await writer.write { db in try SQLiteConnection.rows(statement, in: db) }
     }
 
-    func isUniqueViolation(_ error: any Error) -> Bool {
+    package func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
     }
 
-    func reason(_ error: any Error) -> String { Self.reason(error) }
+    package func reason(_ error: any Error) -> String { Self.reason(error) }
 
     // MARK: - Opening
 
     /// What `PRAGMA integrity_check` finds wrong with the database, one finding a line (at most
     /// 20); empty when it is whole. A check that stops on the damage itself reports that.
-    static func integrityProblems(of writer: any DatabaseWriter) throws -> [String] {
+    package static func integrityProblems(of writer: any DatabaseWriter) throws -> [String] {
         do {
             let rows = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(20)") }
             return rows == ["ok"] ? [] : rows.flatMap { $0.split(separator: "\n").map(String.init) }

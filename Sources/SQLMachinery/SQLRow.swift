@@ -1,14 +1,14 @@
 /// One row a statement returned, its columns read by name: `let number: String = try row["number"]`.
-struct SQLRow: Sendable {
+package struct SQLRow: Sendable {
     /// The columns' names, shared by every row of one result.
-    let columns: SQLColumns
-    let values: [SQLValue]
+    package let columns: SQLColumns
+    package let values: [SQLValue]
 
     /// The column `name` as a `Value`.
     ///
     /// - Throws: ``Unreadable`` when there is no such column, or it holds another kind of value
     ///   (a table this version does not know how to read).
-    subscript<Value: SQLReadable>(_ name: String) -> Value {
+    package subscript<Value: SQLReadable>(_ name: String) -> Value {
         get throws {
             guard let index = columns.index[name] else { throw Unreadable(column: name, found: nil) }
             guard let value = Value.read(values[index]) else {
@@ -19,7 +19,7 @@ struct SQLRow: Sendable {
     }
 
     /// The first column, whatever its name (`SELECT COUNT(*)`).
-    func first<Value: SQLReadable>(as: Value.Type = Value.self) throws -> Value {
+    package func first<Value: SQLReadable>(as: Value.Type = Value.self) throws -> Value {
         guard let value = values.first.flatMap(Value.read) else {
             throw Unreadable(column: columns.names.first ?? "1", found: values.first)
         }
@@ -27,22 +27,22 @@ struct SQLRow: Sendable {
     }
 
     /// A column that is missing or holds another kind of value than the one asked for.
-    struct Unreadable: Error, CustomStringConvertible {
+    package struct Unreadable: Error, CustomStringConvertible {
         let column: String
         let found: SQLValue?
 
-        var description: String {
+        package var description: String {
             found.map { "The column \(column) holds \($0), not the kind expected" } ?? "No column \(column)"
         }
     }
 }
 
 /// The names of a result's columns, and where each is.
-final class SQLColumns: Sendable {
-    let names: [String]
-    let index: [String: Int]
+package final class SQLColumns: Sendable {
+    package let names: [String]
+    package let index: [String: Int]
 
-    init(_ names: [String]) {
+    package init(_ names: [String]) {
         self.names = names
         var index: [String: Int] = [:]
         for (position, name) in names.enumerated() where index[name] == nil { index[name] = position }

@@ -3,7 +3,7 @@
 ///
 /// SQLite (``SQLiteDatabase``) and PostgreSQL (``PostgreSQLDatabase``) each implement it; the
 /// dialect's few differences are in ``SQLDialect``.
-protocol SQLConnection: Sendable {
+package protocol SQLConnection: Sendable {
     var dialect: SQLDialect { get }
 
     /// Runs `statement` and returns every row it returns (none for most writes).
@@ -38,18 +38,26 @@ protocol SQLConnection: Sendable {
 
 extension SQLConnection {
     /// Runs `statement`, discarding any rows.
-    func run(_ statement: SQLStatement) async throws { _ = try await rows(statement) }
+    package func run(_ statement: SQLStatement) async throws { _ = try await rows(statement) }
 
     /// The first column of the first row, or nil when there is no row.
-    func value<Value: SQLReadable>(_ statement: SQLStatement, as: Value.Type = Value.self) async throws -> Value? {
+    package func value<Value: SQLReadable>(_ statement: SQLStatement, as: Value.Type = Value.self) async throws
+        -> Value?
+    {
         try await rows(statement).first?.first(as: Value.self)
     }
 }
 
-/// What the instances on one database tell each other.
-enum SQLChannel: String, Sendable {
-    /// Orders placed, moved or changed.
-    case workshop
-    /// Sessions saved or deleted.
-    case sessions
+/// A channel the instances on one database tell each other on, by name. A store names its own
+/// (`extension SQLChannel { static let … }`).
+package struct SQLChannel: Hashable, Sendable {
+    package let name: String
+    /// Whether what is told on it names the instance that told it (after a space), so that the
+    /// teller can skip its own notices when they come back.
+    package let namesItsSender: Bool
+
+    package init(_ name: String, namesItsSender: Bool = false) {
+        self.name = name
+        self.namesItsSender = namesItsSender
+    }
 }

@@ -73,7 +73,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The client's configuration: the pool Luthier uses for every query, its connections held to
     /// `parameters` (``PostgresTimeouts``) by the server.
-    func clientConfiguration(parameters: [(String, String)] = []) -> PostgresClient.Configuration {
+    package func clientConfiguration(parameters: [(String, String)] = []) -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS =
             switch self.tls {
             case .disable: .disable
@@ -91,7 +91,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The same place for one connection of its own (``PostgreSQLDatabase/probe()``, the floor's
     /// leader), held to `parameters` by the server.
-    func connectionConfiguration(parameters: [(String, String)] = []) throws -> PostgresConnection.Configuration {
+    package func connectionConfiguration(parameters: [(String, String)] = []) throws -> PostgresConnection.Configuration
+    {
         let tls: PostgresConnection.Configuration.TLS =
             switch self.tls {
             case .disable: .disable
@@ -114,7 +115,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
 public struct PostgresLocationError: Error, Hashable, Sendable, CustomStringConvertible {
     public let problem: String
 
-    init(_ problem: String) { self.problem = problem }
+    package init(_ problem: String) { self.problem = problem }
 
     public var description: String { "The PostgreSQL URL \(problem)." }
 }
