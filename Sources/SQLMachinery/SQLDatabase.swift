@@ -25,7 +25,8 @@ package protocol SQLDatabase: Sendable {
     /// every instance in the same statement when it changes a row.
     func write(_ statement: SQLStatement, telling notice: SQLNotice?) async throws -> [SQLRow]
 
-    /// Whether `error` is a `UNIQUE` constraint refusing a row (another writer got there first).
+    /// Whether `error` is a `UNIQUE` or `PRIMARY KEY` constraint refusing a row (another writer
+    /// got there first, or a key drawn at random was taken).
     func isUniqueViolation(_ error: any Error) -> Bool
 
     /// The database's own words for why `error` happened.

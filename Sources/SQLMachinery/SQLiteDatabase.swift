@@ -117,7 +117,10 @@ public final class SQLiteDatabase: SQLDatabase, CustomStringConvertible {
     }
 
     package func isUniqueViolation(_ error: any Error) -> Bool {
-        (error as? DatabaseError)?.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+        // A primary key is a uniqueness constraint too, with a code of its own on SQLite (one
+        // `23505` covers both on PostgreSQL).
+        guard let code = (error as? DatabaseError)?.extendedResultCode else { return false }
+        return code == .SQLITE_CONSTRAINT_UNIQUE || code == .SQLITE_CONSTRAINT_PRIMARYKEY
     }
 
     package func reason(_ error: any Error) -> String { Self.reason(error) }
