@@ -154,6 +154,47 @@ struct SessionRotationTests {
         }
     }
 
+    /// The grace lets the customer's own late posts land, and a repeat of the order (a double
+    /// click) is answered as placed. Another order placed with the old id would give the session a
+    /// newer id still, in that order's answer: whoever holds the old id (planted there, or seen)
+    /// could build, check out and order within the grace and so take the session, while the
+    /// customer's id stopped working. Before, that order was placed and its answer carried the
+    /// newest id.
+    @Test("an id an order replaced can repeat that order in its grace, never place another")
+    func replacedIDPlacesNoOtherOrder() async throws {
+        try await TestShop.run { app, shop in
+            let old = try await CheckoutControllerTests.checkedOut(app)
+            let renewed = try await Self.order(app, cookie: old)
+            let oldCookie = [("Cookie", "\(TestApp.cookieName)=\(old)"), ("X-Requested-With", "fetch")]
+            let ordered = try await shop.store.recentOrders(limit: 10).count
+
+            // The double click: answered as placed, with no cookie and no second order.
+            let again = try await app.request(.POST, "/checkout/order", headers: oldCookie, followingRotations: false)
+            #expect(again.status == 204, "\(again)")
+            #expect(SetCookie(again) == nil)
+
+            // A new checkout made with the old id, within the grace, is not ordered.
+            for (path, form) in [("/checkout/dismiss", ""), ("/build", "color=dusk"), ("/checkout", "")] {
+                let post = try await app.request(
+                    .POST, path, headers: oldCookie + [("Content-Type", TestApp.formType)], body: Array(form.utf8),
+                    followingRotations: false)
+                try #require(post.status == 204, "\(path): \(post)")
+            }
+            let other = try await app.request(.POST, "/checkout/order", headers: oldCookie, followingRotations: false)
+            #expect(other.status == 409, "\(other)")
+            #expect(other.text.contains("replaced after an order"), "\(other.text)")
+            #expect(SetCookie(other) == nil, "the session's newest id was handed to a holder of the old one")
+            #expect(try await shop.store.recentOrders(limit: 10).count == ordered)
+
+            // The customer's id still works, and orders the checkout.
+            let customers = try await app.request(
+                .POST, "/checkout/order", headers: [("Cookie", "\(TestApp.cookieName)=\(renewed)")], body: [],
+                followingRotations: false)
+            #expect(customers.status == 303, "\(customers)")
+            #expect(try await shop.store.recentOrders(limit: 10).count == ordered + 1)
+        }
+    }
+
     /// Places the checked-out order of the session `cookie` names, sending that cookie as it is,
     /// and returns the new id the order's answer gives it.
     static func order(_ app: TestApp, cookie: String) async throws -> String {

@@ -131,6 +131,17 @@ public final class RequestSession: Sendable {
     /// Notes that this request's order gave the session its new id.
     func noteNewID() { state.withLock { $0.gaveNewID = true } }
 
+    /// Whether `session`'s id was replaced since the browser got the one this request sent: the
+    /// request came late, in the old id's grace (or from whoever else holds that id). Read in the
+    /// session's turn, it sees a replacement made by a request that went before it.
+    func sentReplacedID(of session: Session) -> Bool {
+        guard let cookie, !state.withLock({ $0.isNew }) else { return false }
+        return cookie != session.id.cookieValue
+    }
+
+    /// The refusal of a request sent with an id an order replaced, where it may not act.
+    static var replacedRefusal: UserFacingError { refusal(Session.SaveFailure.gone) }
+
     /// What the middleware acts on after the handler: the session resolved (if any), whether a
     /// post acted on it, and whether it was made for this request.
     var outcome: (session: Session?, acted: Bool, isNew: Bool, saved: Bool) {

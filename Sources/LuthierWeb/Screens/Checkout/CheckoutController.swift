@@ -142,6 +142,11 @@ struct CheckoutController: Sendable {
                         .conflict,
                         "Your checkout was changed in another window at the same moment; please look at it again.")
                 }
+                // An id an order replaced may repeat that order (a double click), never place
+                // another: its answer would carry the session's newest id to whoever holds the old.
+                if model.latestState.order == nil, context.session.sentReplacedID(of: session) {
+                    throw RequestSession.replacedRefusal
+                }
                 // Posting an order that is already placed answers it again and counts nothing.
                 if model.latestState.order == nil, taken.withLock({ $0.order == nil }) {
                     let order = try orderLimits.take(session: session.orderKey, client: client)
