@@ -31,10 +31,7 @@ struct StreamsController: Sendable {
     static let maxAddressBytes = 512
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/streams", use: streams)
-        routes.get("/admin/streams", use: streams)
-        return routes
+        RouteCollection(get: ["/streams": streams, "/admin/streams": streams])
     }
 
     /// `GET /streams?follow=…&follow=…`: the streams named, tagged by their place in the list.

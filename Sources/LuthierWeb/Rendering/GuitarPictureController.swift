@@ -15,9 +15,7 @@ struct GuitarPictureController: Sendable {
     private let answers = Answers()
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/guitars/:file", use: picture)
-        return routes
+        RouteCollection(get: ["/guitars/:file": picture])
     }
 
     @Sendable func picture(_ request: Request, context: LuthierRequestContext) async throws -> Response {

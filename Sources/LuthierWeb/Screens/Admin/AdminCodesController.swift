@@ -14,11 +14,8 @@ struct AdminCodesController: Sendable {
     let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/admin/codes", use: codesPage)
-        routes.post("/admin/codes", use: add)
-        routes.post("/admin/codes/:code/expire", use: expire)
-        return routes
+        RouteCollection(
+            get: ["/admin/codes": codesPage], post: ["/admin/codes": add, "/admin/codes/:code/expire": expire])
     }
 
     /// `GET /admin/codes`.

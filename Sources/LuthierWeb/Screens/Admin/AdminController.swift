@@ -27,12 +27,9 @@ struct AdminController: Sendable {
     let logger: Logger
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/admin/analytics", use: analyticsPage)
-        routes.get("/admin/sign-in", use: signInPage)
-        routes.post("/admin/sign-in", use: signIn)
-        routes.post("/admin/sign-out", use: signOut)
-        return routes
+        RouteCollection(
+            get: ["/admin/analytics": analyticsPage, "/admin/sign-in": signInPage],
+            post: ["/admin/sign-in": signIn, "/admin/sign-out": signOut])
     }
 
     /// `GET /admin/sign-in`: the form.

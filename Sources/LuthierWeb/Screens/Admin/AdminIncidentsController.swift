@@ -12,12 +12,10 @@ struct AdminIncidentsController: Sendable {
     let incidents: IncidentLog
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/admin/incidents", use: list)
-        routes.get("/admin/incidents/:id", use: incidentPage)
-        routes.get("/admin/incidents/:id/trace.json", use: trace)
-        routes.get("/admin/incidents/:id/test.swift", use: test)
-        return routes
+        RouteCollection(get: [
+            "/admin/incidents": list, "/admin/incidents/:id": incidentPage, "/admin/incidents/:id/trace.json": trace,
+            "/admin/incidents/:id/test.swift": test,
+        ])
     }
 
     /// `GET /admin/incidents`: the incidents kept, newest first.

@@ -16,12 +16,9 @@ struct AdminOrdersController: Sendable {
     static let listLimit = 50
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/admin/orders", use: ordersPage)
-        routes.get("/admin/orders/:number", use: orderPage)
-        routes.post("/admin/orders/:number/cancel", use: cancel)
-        routes.post("/admin/orders/:number/collect", use: collect)
-        return routes
+        RouteCollection(
+            get: ["/admin/orders": ordersPage, "/admin/orders/:number": orderPage],
+            post: ["/admin/orders/:number/cancel": cancel, "/admin/orders/:number/collect": collect])
     }
 
     /// `GET /admin/orders[?stage=…][&number=…]`: the newest orders, at one stage or all, whose

@@ -10,9 +10,7 @@ struct AdminOverviewController: Sendable {
     let counts: @Sendable () -> AdminOverviewPage
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/admin", use: overview)
-        return routes
+        RouteCollection(get: ["/admin": overview])
     }
 
     /// `GET /admin`.

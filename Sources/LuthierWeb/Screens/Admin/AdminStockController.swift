@@ -17,10 +17,7 @@ struct AdminStockController: Sendable {
     static let adjustmentsShown = 20
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/admin/stock", use: stockPage)
-        routes.post("/admin/stock", use: adjust)
-        return routes
+        RouteCollection(get: ["/admin/stock": stockPage], post: ["/admin/stock": adjust])
     }
 
     /// `GET /admin/stock`.

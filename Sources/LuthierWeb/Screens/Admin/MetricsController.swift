@@ -15,9 +15,7 @@ struct MetricsController {
     let readings: @Sendable () -> ShopMetrics.Readings
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/metrics", use: scrape)
-        return routes
+        RouteCollection(get: ["/metrics": scrape])
     }
 
     @Sendable func scrape(_ request: Request, context: LuthierRequestContext) async throws -> Response {

@@ -11,12 +11,7 @@ struct BuildController: Sendable {
     let forms: FormReader
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/", use: page)
-        routes.post("/build", use: change)
-        routes.post("/build/reset", use: reset)
-        routes.get("/events", use: events)
-        return routes
+        RouteCollection(get: ["/": page, "/events": events], post: ["/build": change, "/build/reset": reset])
     }
 
     /// `GET /`: the whole builder, rendered from the session's shown output.

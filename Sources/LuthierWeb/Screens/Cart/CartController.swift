@@ -11,14 +11,12 @@ struct CartController: Sendable {
     let forms: FormReader
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/cart", use: page)
-        routes.post("/cart/items", use: add)
-        routes.post("/cart/lines/:line/:action", use: changeLine)
-        routes.post("/cart/clear", use: clear)
-        routes.post("/cart/discount", use: discount)
-        routes.post("/cart/checkout", use: checkout)
-        return routes
+        RouteCollection(
+            get: ["/cart": page],
+            post: [
+                "/cart/items": add, "/cart/lines/:line/:action": changeLine, "/cart/clear": clear,
+                "/cart/discount": discount, "/cart/checkout": checkout,
+            ])
     }
 
     /// `GET /cart`: every line with its picture, quantity controls and totals.

@@ -25,15 +25,12 @@ struct CheckoutController: Sendable {
     let soldOut: @Sendable (_ afterOrder: String) async throws -> Set<StockedWood>
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.post("/checkout", use: start)
-        routes.get("/checkout", use: page)
-        routes.post("/checkout/shipping", use: shipping)
-        routes.post("/checkout/currency", use: currency)
-        routes.post("/checkout/order", use: order)
-        routes.post("/checkout/dismiss", use: dismiss)
-        routes.post("/checkout/leave", use: leave)
-        return routes
+        RouteCollection(
+            get: ["/checkout": page],
+            post: [
+                "/checkout": start, "/checkout/shipping": shipping, "/checkout/currency": currency,
+                "/checkout/order": order, "/checkout/dismiss": dismiss, "/checkout/leave": leave,
+            ])
     }
 
     /// `POST /checkout`: runs the three workshop calls (or joins the ones running) and answers

@@ -17,14 +17,12 @@ struct GuideController: Sendable {
     let forms: FormReader
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/guide", use: page)
-        routes.post("/guide/answer", use: answer)
-        routes.post("/guide/next", use: next)
-        routes.post("/guide/back", use: back)
-        routes.post("/guide/restart", use: restart)
-        routes.post("/guide/finish", use: finish)
-        return routes
+        RouteCollection(
+            get: ["/guide": page],
+            post: [
+                "/guide/answer": answer, "/guide/next": next, "/guide/back": back, "/guide/restart": restart,
+                "/guide/finish": finish,
+            ])
     }
 
     /// What a customer who has not begun sees: the first step, nothing chosen.

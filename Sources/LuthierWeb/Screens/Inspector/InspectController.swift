@@ -43,17 +43,14 @@ struct InspectController: Sendable {
     static let countsLane = "shop.connections"
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/inspect", use: page)
-        routes.get("/inspect/events", use: events)
-        routes.get("/inspect/trace", use: trace)
-        routes.get("/inspect/moment", use: momentPage)
-        routes.post("/inspect/highlight", use: highlight)
-        // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
-        routes.get("/inspect/shop") { [responses = sessions.responses] _, _ in responses.seeOther("/admin/inspect") }
-        routes.get("/admin/inspect", use: shopPage)
-        routes.get("/admin/inspect/events", use: shopEvents)
-        return routes
+        RouteCollection(
+            get: [
+                "/inspect": page, "/inspect/events": events, "/inspect/trace": trace, "/inspect/moment": momentPage,
+                // The shop's view lives under /admin, where the admin's sign-in cookie is sent.
+                "/inspect/shop": { [responses = sessions.responses] _, _ in responses.seeOther("/admin/inspect") },
+                "/admin/inspect": shopPage, "/admin/inspect/events": shopEvents,
+            ],
+            post: ["/inspect/highlight": highlight])
     }
 
     /// `GET /inspect[?window=10|60|300][&lane=prefix]`: the session's diagram as it is now.

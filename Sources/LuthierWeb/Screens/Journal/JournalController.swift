@@ -14,11 +14,7 @@ struct JournalController: Sendable {
     let responses: ResponseFactory
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/api/v0/newstories.json", use: newStories)
-        routes.get("/api/v0/item/{item}", use: item)
-        routes.get("/journal", use: page)
-        return routes
+        RouteCollection(get: ["/api/v0/newstories.json": newStories, "/api/v0/item/{item}": item, "/journal": page])
     }
 
     /// `GET /journal`: the journal as the shop's reader holds it now (the kiosk's panel); with

@@ -14,10 +14,7 @@ struct KioskController: Sendable {
     let origin: RequestOrigin
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/kiosk", use: page)
-        routes.get("/kiosk/events", use: events)
-        return routes
+        RouteCollection(get: ["/kiosk": page, "/kiosk/events": events])
     }
 
     /// `GET /kiosk`: rendered from the feed's current output, the same partials as the stream.

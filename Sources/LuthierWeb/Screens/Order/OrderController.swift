@@ -14,10 +14,7 @@ struct OrderController: Sendable {
     let hub: EventStreamHub
 
     var endpoints: RouteCollection<LuthierRequestContext> {
-        let routes = RouteCollection(context: LuthierRequestContext.self)
-        routes.get("/orders/:number", use: orderPage)
-        routes.get("/orders/:number/events", use: orderEvents)
-        return routes
+        RouteCollection(get: ["/orders/:number": orderPage, "/orders/:number/events": orderEvents])
     }
 
     /// `GET /orders/{number}`: only for the session that ordered, or with the order's full link.
