@@ -21,8 +21,8 @@ struct HummingbirdFloor {
             FileHandle.standardError.write(Data("usage: luthier-floor --port N --folder DIR\n".utf8))
             exit(64)
         }
-        let healthz = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: folder + "/healthz")))
-        let page = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: folder + "/page.html.gz")))
+        let healthz = bytes(of: folder + "/healthz")
+        let page = bytes(of: folder + "/page.html.gz")
 
         let router = Router()
         router.get("/healthz") { _, _ in
@@ -42,5 +42,15 @@ struct HummingbirdFloor {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
         try await app.runService()
+    }
+
+    /// The file's bytes; a file that cannot be read ends the process with a sentence naming it
+    /// (an error thrown out of `main` would end it with a trap and no word of why).
+    static func bytes(of path: String) -> ByteBuffer {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            FileHandle.standardError.write(Data("luthier-floor: cannot read \(path)\n".utf8))
+            exit(66)
+        }
+        return ByteBuffer(bytes: data)
     }
 }
