@@ -1,3 +1,5 @@
+import SQLMachinery
+
 /// Why the workshop's store could not do its job — distinct from `OrderError`, which is the
 /// customer's business (a wood ran out); these are the operator's. (A database that does not
 /// answer in time is an `SQLDatabaseError.unreachable`.)
@@ -29,10 +31,8 @@ public enum WorkshopStoreError: Error, Hashable, Sendable, CustomStringConvertib
         case .cannotOpen(let path, let reason):
             "Cannot open the workshop database at \(path): \(reason)"
         case .corrupt(let path, let problems):
-            "The workshop database at \(path) is damaged (SQLite's integrity check: "
-                + "\(problems.prefix(3).joined(separator: "; ")))"
-                + (problems.count > 3 ? " and \(problems.count - 3) more" : "")
-                + ". Restore it from a backup, or start with --serve-corrupt-database to read out what is left."
+            "The workshop database at \(path) is damaged \(SQLDatabaseError.findings(problems)). "
+                + "Restore it from a backup, or start with --serve-corrupt-database to read out what is left."
         case .unreadableOrder(let number, let column, let value):
             "Order \(number) has an unreadable \(column): \(value)"
         case .noFreeOrderNumber:

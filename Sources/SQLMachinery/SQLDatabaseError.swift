@@ -16,11 +16,16 @@ public enum SQLDatabaseError: Error, Hashable, Sendable, CustomStringConvertible
         case .cannotOpen(let path, let reason):
             "Cannot open the database at \(path): \(reason)"
         case .corrupt(let path, let problems):
-            "The database at \(path) is damaged (SQLite's integrity check: "
-                + "\(problems.prefix(3).joined(separator: "; ")))"
-                + (problems.count > 3 ? " and \(problems.count - 3) more" : "") + "."
+            "The database at \(path) is damaged \(Self.findings(problems))."
         case .unreachable(let database, let after):
             "The database at \(database) did not answer within \(after)"
         }
+    }
+
+    /// What an integrity check found, as a damaged database's message shows it: its first three
+    /// findings, and how many more.
+    package static func findings(_ problems: [String]) -> String {
+        "(SQLite's integrity check: \(problems.prefix(3).joined(separator: "; ")))"
+            + (problems.count > 3 ? " and \(problems.count - 3) more" : "")
     }
 }
