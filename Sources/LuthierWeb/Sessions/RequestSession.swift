@@ -64,7 +64,7 @@ public final class RequestSession: Sendable {
         } catch {
             throw Self.refusal(error)
         }
-        if let found, found.id.cookieValue != cookie, !forPost {
+        if let found, sentReplacedID(of: found), !forPost {
             // In its grace: the customer's new id is on its way to their browser in the order's
             // answer, so a page gets the blank one without a cookie, and a stream is refused.
             if adopting { throw Self.refusal(SessionRegistry.Failure.replaced) }
